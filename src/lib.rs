@@ -1,0 +1,17 @@
+//! Onça: a Brazilian draughts engine (8x8 board, international rules, flying kings, majority
+//! capture), built on a padded bitboard move generator.
+//!
+//! Module map: [`square`] and [`bitboard`] are the board geometry, [`position`] the game state with
+//! its Zobrist key ([`zobrist`]), [`movegen`] every rule of movement and capture, [`moves`] the move
+//! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
+//! move-generator check.
+
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod pdn;
+pub mod perft;
+pub mod position;
+pub mod square;
+pub mod zobrist;
