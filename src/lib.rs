@@ -4,10 +4,12 @@
 //! Module map: [`square`] and [`bitboard`] are the board geometry, [`position`] the game state with
 //! its Zobrist key ([`zobrist`]), [`movegen`] every rule of movement and capture, [`moves`] the move
 //! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
-//! move-generator check.
+//! move-generator check, [`game`] a game record and [`draw`] the draw rules.
 
 pub mod bitboard;
+pub mod draw;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod pdn;
