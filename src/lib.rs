@@ -4,10 +4,11 @@
 //! Module map: [`square`] and [`bitboard`] are the board geometry, [`position`] the game state with
 //! its Zobrist key ([`zobrist`]), [`movegen`] every rule of movement and capture, [`moves`] the move
 //! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
-//! move-generator check, [`game`] a game record and [`draw`] the draw rules.
+//! move-generator check, [`game`] a game record, [`draw`] the draw rules and [`egtb`] the endgame databases.
 
 pub mod bitboard;
 pub mod draw;
+pub mod egtb;
 pub mod fen;
 pub mod game;
 pub mod movegen;

@@ -1,0 +1,526 @@
+//! The retrograde generator: computes every table up to a number of pieces and writes them.
+//!
+//! Tables are built in pairs: a split and its mirror (the same material with the other side to
+//! move), because a quiet move of one lands in the other. Pairs are taken fewer pieces first, then
+//! fewer men, so every table a capture or a promotion leads to is finished before it is needed.
+//!
+//! For a pair:
+//! 1. Every position is examined with [`crate::movegen`]: no legal move is a loss in 0 plies; a
+//!    move into a finished table (capture or promotion) that the opponent loses is a win in 1 ply;
+//!    when every move leaves the pair (always so when a capture is pending), the value is settled
+//!    here.
+//! 2. Level by level in plies, from each position whose value has just been settled, the positions
+//!    that lead to it by one quiet move are found: candidate origins along the diagonals through
+//!    empty squares, each confirmed by generating the candidate's legal moves (so the rules stay in
+//!    the move generator). A predecessor of a loss in d is a win in d + 1 (if not settled before); a
+//!    predecessor of a win in d is a loss in d + 1 when all its moves now lead to wins of at most d
+//!    plies for the opponent.
+//! 3. What stays unsettled is a draw.
+//!
+//! Distances are to conversion (see [`super::value`]); every value ignores the move-count draw
+//! rules and repetition (perfect play to the end of the game).
+
+use super::index::Indexer;
+use super::material::{Canonical, MaterialKey};
+use super::probe::Tablebases;
+use super::store::{self, Kind};
+use super::value::{Code, Wdl};
+use crate::bitboard::{Bitboard, Direction};
+use crate::movegen::{self, MoveList};
+use crate::position::{Color, Position};
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Every split with up to this many pieces.
+    pub max_pieces: u32,
+    /// Also store distances for splits with up to this many pieces.
+    pub distance_pieces: u32,
+    pub dir: PathBuf,
+}
+
+/// One generated (or found finished) table.
+#[derive(Clone, Debug, Default)]
+pub struct TableReport {
+    pub key: Option<MaterialKey>,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Longest distance to conversion (plies) in the table; 0 if unknown (resumed table).
+    pub longest: u32,
+    pub wdl_bytes: u64,
+    pub dtc_bytes: u64,
+    pub seconds: f64,
+    /// Found on disk from an earlier run rather than generated now.
+    pub resumed: bool,
+}
+
+/// Where the generation stands, after each pair.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub tables_done: usize,
+    pub tables_total: usize,
+    pub positions_done: u64,
+    pub positions_total: u64,
+    pub elapsed_seconds: f64,
+    /// Estimated seconds left (by positions still to do at the rate so far).
+    pub eta_seconds: Option<f64>,
+    /// The tables just finished.
+    pub finished: Vec<TableReport>,
+}
+
+/// A position of a pair under work: which of the two tables and its index.
+type Entry = (u8, u32);
+
+struct Work {
+    key: MaterialKey,
+    indexer: Indexer,
+    codes: Vec<AtomicU8>,
+}
+
+struct Pair<'a> {
+    sides: Vec<Work>,
+    finished: &'a Tablebases,
+    /// Set when a needed finished table is missing or a distance overflows the code.
+    failure: Mutex<Option<String>>,
+    failed: AtomicBool,
+}
+
+impl Pair<'_> {
+    fn partner(&self, side: usize) -> usize {
+        if self.sides.len() == 1 {
+            0
+        } else {
+            1 - side
+        }
+    }
+
+    fn fail(&self, message: String) {
+        self.failed.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = self.failure.lock() {
+            slot.get_or_insert(message);
+        }
+    }
+
+    /// The value of a position outside the pair, for its side to move.
+    fn outside(&self, child: &Canonical) -> Wdl {
+        match self.finished.probe_canonical(child) {
+            Some(wdl) => wdl,
+            None => {
+                self.fail(format!("table {} is needed but missing", child.key()));
+                Wdl::Draw
+            }
+        }
+    }
+
+    fn code(&self, side: usize, index: u64) -> Code {
+        Code(self.sides[side].codes[index as usize].load(Ordering::Relaxed))
+    }
+
+    /// Step 1 for one position.
+    fn initial_code(&self, side: usize, index: u64, list: &mut MoveList) -> Code {
+        let Some(canonical) = self.sides[side].indexer.position(index) else {
+            return Code::UNUSED;
+        };
+        let position = canonical.position();
+        movegen::generate(&position, list);
+        if list.is_empty() {
+            return Code::loss(0).unwrap_or(Code::DRAW);
+        }
+        let inside = self.sides[self.partner(side)].key;
+        let mut stays_inside = false;
+        let mut best = Wdl::Loss;
+        for mv in list.iter() {
+            let child = Canonical::of(&position.play(mv));
+            if child.key() == inside {
+                stays_inside = true;
+                continue;
+            }
+            let ours = self.outside(&child).negated();
+            if ours == Wdl::Win {
+                return Code::win(1).unwrap_or(Code::DRAW);
+            }
+            best = best.max(ours);
+        }
+        match (stays_inside, best) {
+            (false, Wdl::Loss) => Code::loss(1).unwrap_or(Code::DRAW),
+            _ => Code::DRAW, // undecided (or a draw for good)
+        }
+    }
+
+    /// Whether every move of `position` (in table `side`) leads to a win of at most `plies` for
+    /// the opponent.
+    fn all_moves_lose(&self, side: usize, position: &Position, plies: u32) -> bool {
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        let inside = self.partner(side);
+        for mv in list.iter() {
+            let child = Canonical::of(&position.play(mv));
+            if child.key() == self.sides[inside].key {
+                let Some(index) = self.sides[inside].indexer.index(&child) else {
+                    return false;
+                };
+                let code = self.code(inside, index);
+                if !(code.is_win() && code.plies().is_some_and(|p| p <= plies)) {
+                    return false;
+                }
+            } else if self.outside(&child) != Wdl::Win {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Step 2 for one settled position: settles its predecessors, appending them to `next`.
+    fn settle_predecessors(&self, (side, index): Entry, plies: u32, next: &mut Vec<Entry>) {
+        let code = self.code(side as usize, u64::from(index));
+        let Some(canonical) = self.sides[side as usize].indexer.position(u64::from(index)) else {
+            return;
+        };
+        let position = canonical.position();
+        let origin_side = self.partner(side as usize);
+        let origin = &self.sides[origin_side];
+        let white = position.pieces(Color::White);
+        let black = position.pieces(Color::Black);
+        let kings = position.all_kings();
+        let empty = position.empty_squares();
+        let mut list = MoveList::new();
+        // Black (the side not to move) made the last move; try each piece's possible origins.
+        for to in black {
+            let king = kings.contains(to);
+            for direction in Direction::ALL {
+                let origins = Bitboard::from_square(to).ray(direction, empty) & empty;
+                for from in origins {
+                    if !king && Bitboard::WHITE_BACK_ROW.contains(from) {
+                        continue; // a black man never stands on its promotion row
+                    }
+                    let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+                    let before_kings = if king { kings ^ moved } else { kings };
+                    let before = Position::from_parts(white, black ^ moved, before_kings, Color::Black);
+                    movegen::generate(&before, &mut list);
+                    let legal = list.iter().any(|mv| {
+                        mv.from == from
+                            && mv.to == to
+                            && mv.captured.is_empty()
+                            && Canonical::of(&before.play(mv)) == canonical
+                    });
+                    if !legal {
+                        continue;
+                    }
+                    let before = Canonical::of(&before);
+                    let Some(before_index) = origin.indexer.index(&before) else {
+                        continue;
+                    };
+                    let slot = &origin.codes[before_index as usize];
+                    if slot.load(Ordering::Relaxed) != Code::DRAW.0 {
+                        continue;
+                    }
+                    let new_code = if code.is_loss() {
+                        Code::win(plies + 1)
+                    } else if self.all_moves_lose(origin_side, &before.position(), plies) {
+                        Code::loss(plies + 1)
+                    } else {
+                        continue;
+                    };
+                    let Some(new_code) = new_code else {
+                        self.fail(format!(
+                            "distance {} exceeds the format in table {}",
+                            plies + 1,
+                            origin.key
+                        ));
+                        continue;
+                    };
+                    if slot
+                        .compare_exchange(Code::DRAW.0, new_code.0, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        next.push((origin_side as u8, before_index as u32));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.failed.load(Ordering::Relaxed) {
+            let message = self
+                .failure
+                .lock()
+                .ok()
+                .and_then(|slot| slot.clone())
+                .unwrap_or_else(|| "generation failed".into());
+            bail!("{message}");
+        }
+        Ok(())
+    }
+
+    /// Runs steps 1-3 and returns the codes of each side.
+    fn solve(self) -> Result<Vec<Vec<u8>>> {
+        const CHUNK: usize = 4096;
+        for side in 0..self.sides.len() {
+            self.sides[side]
+                .codes
+                .par_chunks(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, slots)| {
+                    let mut list = MoveList::new();
+                    for (offset, slot) in slots.iter().enumerate() {
+                        let index = (chunk * CHUNK + offset) as u64;
+                        slot.store(self.initial_code(side, index, &mut list).0, Ordering::Relaxed);
+                    }
+                });
+        }
+        self.check()?;
+        let mut levels: Vec<Vec<Entry>> = vec![Vec::new(), Vec::new()];
+        for (side, work) in self.sides.iter().enumerate() {
+            let settled: Vec<(u32, Entry)> = work
+                .codes
+                .par_iter()
+                .enumerate()
+                .filter_map(|(index, slot)| {
+                    let code = Code(slot.load(Ordering::Relaxed));
+                    let plies = code.plies()?;
+                    (code != Code::UNUSED).then_some((plies, (side as u8, index as u32)))
+                })
+                .collect();
+            for (plies, entry) in settled {
+                levels[plies as usize].push(entry);
+            }
+        }
+        let mut plies = 0;
+        while plies < levels.len() {
+            let current = std::mem::take(&mut levels[plies]);
+            let next: Vec<Entry> = current
+                .par_chunks(256)
+                .flat_map_iter(|entries| {
+                    let mut next = Vec::new();
+                    for &entry in entries {
+                        self.settle_predecessors(entry, plies as u32, &mut next);
+                    }
+                    next
+                })
+                .collect();
+            self.check()?;
+            if !next.is_empty() {
+                if levels.len() <= plies + 1 {
+                    levels.push(Vec::new());
+                }
+                levels[plies + 1].extend(next);
+            }
+            plies += 1;
+        }
+        Ok(self
+            .sides
+            .into_iter()
+            .map(|work| work.codes.into_iter().map(AtomicU8::into_inner).collect())
+            .collect())
+    }
+}
+
+/// Computes the tables of `keys` (a split and its mirror, or one symmetric split) from the
+/// finished ones; returns the codes of each.
+pub fn solve_pair(keys: &[MaterialKey], finished: &Tablebases) -> Result<Vec<Vec<u8>>> {
+    let mut sides = Vec::new();
+    for &key in keys {
+        let indexer = Indexer::new(key);
+        if indexer.size() >= u64::from(u32::MAX) {
+            bail!("table {key} is too large ({} positions)", indexer.size());
+        }
+        let codes = (0..indexer.size()).map(|_| AtomicU8::new(0)).collect();
+        sides.push(Work {
+            key,
+            indexer,
+            codes,
+        });
+    }
+    Pair {
+        sides,
+        finished,
+        failure: Mutex::new(None),
+        failed: AtomicBool::new(false),
+    }
+    .solve()
+}
+
+/// Win/draw/loss symbols for a table file; unused numbers repeat their neighbour so runs stay long.
+pub fn wdl_symbols(codes: &[u8]) -> Vec<u8> {
+    let mut previous = Wdl::Draw.symbol();
+    codes
+        .iter()
+        .map(|&code| {
+            if code != Code::UNUSED.0 {
+                previous = Code(code).wdl().symbol();
+            }
+            previous
+        })
+        .collect()
+}
+
+/// Distance codes for a table file, unused numbers likewise filled.
+pub fn distance_symbols(codes: &[u8]) -> Vec<u8> {
+    let mut previous = Code::DRAW.0;
+    codes
+        .iter()
+        .map(|&code| {
+            if code != Code::UNUSED.0 {
+                previous = code;
+            }
+            previous
+        })
+        .collect()
+}
+
+fn report(key: MaterialKey, codes: &[u8]) -> TableReport {
+    let mut report = TableReport {
+        key: Some(key),
+        positions: 0,
+        ..TableReport::default()
+    };
+    for &code in codes {
+        let code = Code(code);
+        if code == Code::UNUSED {
+            continue;
+        }
+        report.positions += 1;
+        match code.wdl() {
+            Wdl::Win => report.wins += 1,
+            Wdl::Draw => report.draws += 1,
+            Wdl::Loss => report.losses += 1,
+        }
+        report.longest = report.longest.max(code.plies().unwrap_or(0));
+    }
+    report
+}
+
+/// Loads a finished pair from disk into `finished`, if every file it needs is there and sound.
+fn resume(options: &Options, keys: &[MaterialKey], finished: &mut Tablebases) -> Option<Vec<TableReport>> {
+    let with_distances = keys.first()?.pieces() <= options.distance_pieces;
+    let mut loaded = Vec::new();
+    for &key in keys {
+        let wdl = store::read(&options.dir, key, Kind::Wdl);
+        let dtc = with_distances.then(|| store::read(&options.dir, key, Kind::Dtc));
+        match (wdl, dtc) {
+            (Ok(symbols), None) => loaded.push((key, symbols, None)),
+            (Ok(symbols), Some(Ok(codes))) => loaded.push((key, symbols, Some(codes))),
+            (Err(error), _) | (_, Some(Err(error))) => {
+                if store::path(&options.dir, key, Kind::Wdl).exists() {
+                    log::warn!("{error:#}; generating it again");
+                }
+                return None;
+            }
+        }
+    }
+    let mut reports = Vec::new();
+    for (key, symbols, codes) in loaded {
+        let mut report = TableReport {
+            key: Some(key),
+            resumed: true,
+            ..TableReport::default()
+        };
+        for &symbol in &symbols {
+            match Wdl::from_symbol(symbol) {
+                Some(Wdl::Win) => report.wins += 1,
+                Some(Wdl::Draw) => report.draws += 1,
+                _ => report.losses += 1,
+            }
+        }
+        report.positions = symbols.len() as u64;
+        report.wdl_bytes = file_size(&store::path(&options.dir, key, Kind::Wdl));
+        if codes.is_some() {
+            report.dtc_bytes = file_size(&store::path(&options.dir, key, Kind::Dtc));
+        }
+        finished.insert(key, &symbols, codes);
+        reports.push(report);
+    }
+    Some(reports)
+}
+
+fn file_size(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |meta| meta.len())
+}
+
+/// The pairs to compute, in dependency order.
+pub fn pairs(max_pieces: u32) -> Vec<Vec<MaterialKey>> {
+    let mut pairs: Vec<Vec<MaterialKey>> = Vec::new();
+    for key in MaterialKey::all_up_to(max_pieces) {
+        if pairs.iter().flatten().any(|&done| done == key) {
+            continue;
+        }
+        let mirror = key.mirrored();
+        pairs.push(if mirror == key { vec![key] } else { vec![key, mirror] });
+    }
+    pairs
+}
+
+/// Generates (or resumes) every table up to `options.max_pieces`, calling `progress` after each
+/// pair. Returns the reports of all tables and the loaded result.
+pub fn generate(
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Vec<TableReport>, Tablebases)> {
+    std::fs::create_dir_all(&options.dir)?;
+    let pairs = pairs(options.max_pieces);
+    let tables_total = pairs.iter().map(Vec::len).sum();
+    let size = |key: &MaterialKey| Indexer::new(*key).size();
+    let positions_total: u64 = pairs.iter().flatten().map(size).sum();
+    let started = Instant::now();
+    let mut finished = Tablebases::empty();
+    let mut reports = Vec::new();
+    let mut tables_done = 0;
+    let mut positions_done = 0;
+    let mut generated_positions = 0u64;
+    let mut generated_seconds = 0.0f64;
+    for keys in pairs {
+        let pair_started = Instant::now();
+        let pair_positions: u64 = keys.iter().map(size).sum();
+        let finished_now = match resume(options, &keys, &mut finished) {
+            Some(resumed) => resumed,
+            None => {
+                let codes = solve_pair(&keys, &finished)?;
+                let seconds = pair_started.elapsed().as_secs_f64() / keys.len() as f64;
+                let mut done = Vec::new();
+                for (&key, codes) in keys.iter().zip(codes) {
+                    let mut table = report(key, &codes);
+                    table.seconds = seconds;
+                    let symbols = wdl_symbols(&codes);
+                    table.wdl_bytes = store::write(&options.dir, key, Kind::Wdl, &symbols)?;
+                    let distances = if key.pieces() <= options.distance_pieces {
+                        table.dtc_bytes =
+                            store::write(&options.dir, key, Kind::Dtc, &distance_symbols(&codes))?;
+                        Some(codes)
+                    } else {
+                        None
+                    };
+                    finished.insert(key, &symbols, distances);
+                    done.push(table);
+                }
+                generated_positions += pair_positions;
+                generated_seconds += pair_started.elapsed().as_secs_f64();
+                done
+            }
+        };
+        tables_done += keys.len();
+        positions_done += pair_positions;
+        let remaining = positions_total - positions_done;
+        let eta_seconds = (generated_positions > 0)
+            .then(|| generated_seconds / generated_positions as f64 * remaining as f64);
+        progress(&Progress {
+            tables_done,
+            tables_total,
+            positions_done,
+            positions_total,
+            elapsed_seconds: started.elapsed().as_secs_f64(),
+            eta_seconds,
+            finished: finished_now.clone(),
+        });
+        reports.extend(finished_now);
+    }
+    Ok((reports, finished))
+}

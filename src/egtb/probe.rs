@@ -1,0 +1,297 @@
+//! [`Tablebases`]: the loaded endgame tables, as the search and the command line use them.
+//!
+//! Everything is read and verified when loading; probing is pure memory access. Every position of
+//! a table is stored, including those where the side to move must capture (the generator resolves
+//! captures with the real move generator), so a probe is one index computation and one lookup.
+//!
+//! Values are perfect play **without** the move-count draw rules of [`crate::draw`] (and without
+//! repetition): a table win may still be drawn by those rules if the winner dawdles. The search
+//! should use a table win as a (large) win score and keep applying its own draw rules along the
+//! line, and at the root play [`Tablebases::best_moves`], which shortens the distance to
+//! conversion: in the tables with distances that distance restarts at each capture or promotion
+//! just as the move-count rules do.
+
+use super::index::Indexer;
+use super::material::{Canonical, MaterialKey};
+use super::store::{self, Kind};
+use super::value::{Code, Wdl};
+use crate::movegen;
+use crate::moves::Move;
+use crate::position::Position;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Win/draw/loss values packed four to a byte.
+#[derive(Clone, Debug)]
+pub struct WdlTable {
+    packed: Vec<u8>,
+}
+
+impl WdlTable {
+    /// Packs symbols from [`Wdl::symbol`] (others read as draws).
+    pub fn from_symbols(symbols: &[u8]) -> WdlTable {
+        let packed = symbols
+            .chunks(4)
+            .map(|group| {
+                group
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |byte, (slot, &symbol)| byte | (symbol & 3) << (2 * slot))
+            })
+            .collect();
+        WdlTable { packed }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, index: u64) -> Option<Wdl> {
+        let byte = *self.packed.get((index / 4) as usize)?;
+        Wdl::from_symbol((byte >> (2 * (index % 4))) & 3)
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.packed.len()
+    }
+}
+
+/// One material split in memory.
+#[derive(Clone, Debug)]
+struct Table {
+    indexer: Indexer,
+    wdl: WdlTable,
+    /// Distance codes, kept for the small tables only.
+    dtc: Option<Vec<u8>>,
+}
+
+/// The value of a position with its distance to conversion when the tables have it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ProbeResult {
+    pub wdl: Wdl,
+    /// Plies until the game ends or the material changes, with best play by both sides (the winner
+    /// hurrying, the loser delaying); `None` for draws and for tables stored without distances.
+    pub plies: Option<u32>,
+}
+
+/// All loaded tables.
+#[derive(Clone, Debug)]
+pub struct Tablebases {
+    tables: Vec<Option<Table>>,
+    max_pieces: u32,
+    refused: Vec<String>,
+}
+
+impl Default for Tablebases {
+    fn default() -> Self {
+        Tablebases::empty()
+    }
+}
+
+impl Tablebases {
+    /// No tables: every probe returns `None`.
+    pub fn empty() -> Tablebases {
+        Tablebases {
+            tables: vec![None; MaterialKey::DENSE_COUNT],
+            max_pieces: 0,
+            refused: Vec::new(),
+        }
+    }
+
+    /// Loads every table file of `dir` into memory. Damaged or truncated files are refused (logged
+    /// and listed by [`Tablebases::refused`]) and the rest is used. Fails only if the directory
+    /// cannot be read.
+    pub fn load(dir: &Path) -> Result<Tablebases> {
+        let entries = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot read table directory {}", dir.display()))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let name = entry?.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let Some((stem, extension)) = name.split_once('.') else {
+                continue;
+            };
+            let kind = match extension {
+                "wdl" => Kind::Wdl,
+                "dtc" => Kind::Dtc,
+                _ => continue,
+            };
+            if let Some(key) = MaterialKey::parse_name(stem) {
+                files.push((key, kind));
+            }
+        }
+        let loaded: Vec<_> = files
+            .par_iter()
+            .map(|&(key, kind)| (key, kind, store::read(dir, key, kind)))
+            .collect();
+        let mut tablebases = Tablebases::empty();
+        let mut distances = Vec::new();
+        for (key, kind, result) in loaded {
+            match (kind, result) {
+                (Kind::Wdl, Ok(symbols)) => tablebases.insert(key, &symbols, None),
+                (Kind::Dtc, Ok(codes)) => distances.push((key, codes)),
+                (_, Err(error)) => {
+                    log::warn!("{error:#}");
+                    tablebases.refused.push(format!("{error:#}"));
+                }
+            }
+        }
+        for (key, codes) in distances {
+            match tablebases.tables.get_mut(key.dense()).and_then(Option::as_mut) {
+                Some(table) => table.dtc = Some(codes),
+                None => log::warn!("distance table {key} without its win/draw/loss table"),
+            }
+        }
+        tablebases.update_max_pieces();
+        Ok(tablebases)
+    }
+
+    /// Adds a table (generator use): win/draw/loss symbols and optionally distance codes.
+    pub fn insert(&mut self, key: MaterialKey, symbols: &[u8], dtc: Option<Vec<u8>>) {
+        if let Some(slot) = self.tables.get_mut(key.dense()) {
+            *slot = Some(Table {
+                indexer: Indexer::new(key),
+                wdl: WdlTable::from_symbols(symbols),
+                dtc,
+            });
+        }
+        self.update_max_pieces();
+    }
+
+    fn update_max_pieces(&mut self) {
+        let mut complete = 1;
+        for pieces in 2..=4 * super::material::MAX_PER_KIND as u32 {
+            let all_there = MaterialKey::all_up_to(pieces)
+                .iter()
+                .filter(|key| key.pieces() == pieces)
+                .all(|key| self.has(*key));
+            if !all_there {
+                break;
+            }
+            complete = pieces;
+        }
+        self.max_pieces = if complete >= 2 { complete } else { 0 };
+    }
+
+    /// Whether the win/draw/loss table of `key` is loaded.
+    pub fn has(&self, key: MaterialKey) -> bool {
+        key.is_valid() && matches!(self.tables.get(key.dense()), Some(Some(_)))
+    }
+
+    /// Whether the distance table of `key` is loaded.
+    pub fn has_distances(&self, key: MaterialKey) -> bool {
+        self.table(key).is_some_and(|table| table.dtc.is_some())
+    }
+
+    /// The largest piece count N such that every table with N pieces or fewer is loaded (0 when
+    /// none is). Positions with more pieces may still be found in a loaded table.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// Messages for the files that [`Tablebases::load`] refused.
+    pub fn refused(&self) -> &[String] {
+        &self.refused
+    }
+
+    /// Number of loaded win/draw/loss tables and bytes they occupy in memory.
+    pub fn memory(&self) -> (usize, usize) {
+        self.tables.iter().flatten().fold((0, 0), |(count, bytes), table| {
+            let dtc = table.dtc.as_ref().map_or(0, Vec::len);
+            (count + 1, bytes + table.wdl.bytes() + dtc)
+        })
+    }
+
+    fn table(&self, key: MaterialKey) -> Option<&Table> {
+        if !key.is_valid() {
+            return None;
+        }
+        self.tables.get(key.dense())?.as_ref()
+    }
+
+    /// Win/draw/loss of a position in stored orientation.
+    #[inline]
+    pub(crate) fn probe_canonical(&self, position: &Canonical) -> Option<Wdl> {
+        if position.us_men | position.us_kings == 0 {
+            return Some(Wdl::Loss); // nothing left to move
+        }
+        let table = self.table(position.key())?;
+        table.wdl.get(table.indexer.index(position)?)
+    }
+
+    /// Win/draw/loss for the side to move, if the position's table is loaded. `None` also for a
+    /// position where the side not to move has no pieces (it cannot arise in a game).
+    pub fn probe(&self, position: &Position) -> Option<Wdl> {
+        self.probe_canonical(&Canonical::of(position))
+    }
+
+    /// The value with its distance to conversion (see [`ProbeResult`]).
+    pub fn probe_distance(&self, position: &Position) -> Option<ProbeResult> {
+        let canonical = Canonical::of(position);
+        if canonical.us_men | canonical.us_kings == 0 {
+            return Some(ProbeResult {
+                wdl: Wdl::Loss,
+                plies: Some(0),
+            });
+        }
+        let table = self.table(canonical.key())?;
+        let index = table.indexer.index(&canonical)?;
+        let wdl = table.wdl.get(index)?;
+        let plies = table
+            .dtc
+            .as_ref()
+            .and_then(|codes| codes.get(index as usize))
+            .and_then(|&code| Code(code).plies());
+        Some(ProbeResult { wdl, plies })
+    }
+
+    /// The moves that keep the best result, best first by the tables' own order: when winning,
+    /// those that reach the conversion (capture, promotion or the end of the game) soonest; when
+    /// losing, those that delay it longest; when drawing, every drawing move. Without distances
+    /// (tables generated without them), a winning or losing side gets its converting moves
+    /// (captures, promotions) if it has any, else every move that keeps the result.
+    /// Returns `None` if a position after one of the moves is not in the loaded tables; an empty
+    /// list if there is no legal move (a loss).
+    pub fn best_moves(&self, position: &Position) -> Option<(ProbeResult, Vec<Move>)> {
+        let moves = movegen::legal_moves(position);
+        let mut scored = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let child = self.probe_distance(&position.play(&mv))?;
+            let converts = mv.is_capture()
+                || (!position.all_kings().contains(mv.from)
+                    && position.side_to_move().promotion_row().contains(mv.to));
+            let plies = if converts {
+                Some(1)
+            } else {
+                child.plies.map(|plies| plies + 1)
+            };
+            scored.push((child.wdl.negated(), plies, mv));
+        }
+        let Some(best) = scored.iter().map(|(wdl, _, _)| *wdl).max() else {
+            return Some((
+                ProbeResult {
+                    wdl: Wdl::Loss,
+                    plies: Some(0),
+                },
+                Vec::new(),
+            ));
+        };
+        scored.retain(|(wdl, _, _)| *wdl == best);
+        scored.sort_by_key(|(_, _, mv)| mv.sort_key());
+        let all_known = scored.iter().all(|(_, plies, _)| plies.is_some());
+        // The distance the side to move wants: shortest when winning, longest when losing.
+        let target = match best {
+            Wdl::Draw => None,
+            Wdl::Win if all_known => scored.iter().filter_map(|(_, plies, _)| *plies).min(),
+            Wdl::Loss if all_known => scored.iter().filter_map(|(_, plies, _)| *plies).max(),
+            // Without distances, converting is the only progress a winner can be sure of.
+            Wdl::Win => Some(1).filter(|_| scored.iter().any(|(_, plies, _)| *plies == Some(1))),
+            Wdl::Loss => None,
+        };
+        let keep: Vec<Move> = scored
+            .iter()
+            .filter(|(_, plies, _)| target.is_none() || *plies == target)
+            .map(|(_, _, mv)| *mv)
+            .collect();
+        let plies = if all_known { target } else { None };
+        Some((ProbeResult { wdl: best, plies }, keep))
+    }
+}
