@@ -95,7 +95,12 @@ fn show_progress(progress: &Progress) {
         } else {
             eprintln!(
                 "  {name}: {} positions, {} wins {} draws {} losses, longest {} plies, {:.1} s",
-                table.positions, table.wins, table.draws, table.losses, table.longest, table.seconds
+                table.positions,
+                table.wins,
+                table.draws,
+                table.losses,
+                table.longest,
+                table.seconds
             );
         }
     }
@@ -160,10 +165,19 @@ fn run_egtb(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
                 eprintln!("onca: warning: {refused}");
             }
             match tablebases.best_moves(&position) {
-                None => writeln!(out, "not in the tables (complete up to {} pieces)", tablebases.max_pieces())?,
+                None => writeln!(
+                    out,
+                    "not in the tables (complete up to {} pieces)",
+                    tablebases.max_pieces()
+                )?,
                 Some((result, moves)) => {
                     match result.plies {
-                        Some(plies) => writeln!(out, "{} in {plies} plies to conversion", result.wdl)?,
+                        Some(plies) => writeln!(
+                            out,
+                            "{}, {plies} {} to conversion",
+                            result.wdl,
+                            if plies == 1 { "ply" } else { "plies" }
+                        )?,
                         None => writeln!(out, "{}", result.wdl)?,
                     }
                     let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();

@@ -91,7 +91,10 @@ pub fn compress(symbols: &[u8], bits: u32) -> Vec<u8> {
             while end < block.len() && block[end] == symbol {
                 end += 1;
             }
-            push_varint(&mut runs, (((end - start - 1) as u64) << bits) | u64::from(symbol));
+            push_varint(
+                &mut runs,
+                (((end - start - 1) as u64) << bits) | u64::from(symbol),
+            );
             start = end;
         }
         if runs.len() < packed_len(block.len(), bits) {
@@ -156,7 +159,10 @@ pub fn decompress(
             }
             other => return Err(CodecError(format!("unknown block mode {other}"))),
         }
-        if let Some(&bad) = symbols[block_end - block_len..].iter().find(|&&s| s > max_symbol) {
+        if let Some(&bad) = symbols[block_end - block_len..]
+            .iter()
+            .find(|&&s| s > max_symbol)
+        {
             return Err(CodecError(format!("invalid symbol {bad}")));
         }
     }
@@ -181,7 +187,10 @@ mod tests {
         }
         for bits in [2, 8] {
             let packed = compress(&symbols, bits);
-            assert_eq!(decompress(&packed, symbols.len(), bits, 2), Ok(symbols.clone()));
+            assert_eq!(
+                decompress(&packed, symbols.len(), bits, 2),
+                Ok(symbols.clone())
+            );
         }
         let packed = compress(&symbols, 2);
         assert!(packed.len() < symbols.len() / 4 + symbols.len() / BLOCK + 2);

@@ -203,7 +203,8 @@ impl Pair<'_> {
                     }
                     let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
                     let before_kings = if king { kings ^ moved } else { kings };
-                    let before = Position::from_parts(white, black ^ moved, before_kings, Color::Black);
+                    let before =
+                        Position::from_parts(white, black ^ moved, before_kings, Color::Black);
                     movegen::generate(&before, &mut list);
                     let legal = list.iter().any(|mv| {
                         mv.from == from
@@ -238,7 +239,12 @@ impl Pair<'_> {
                         continue;
                     };
                     if slot
-                        .compare_exchange(Code::DRAW.0, new_code.0, Ordering::Relaxed, Ordering::Relaxed)
+                        .compare_exchange(
+                            Code::DRAW.0,
+                            new_code.0,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        )
                         .is_ok()
                     {
                         next.push((origin_side as u8, before_index as u32));
@@ -273,7 +279,10 @@ impl Pair<'_> {
                     let mut list = MoveList::new();
                     for (offset, slot) in slots.iter().enumerate() {
                         let index = (chunk * CHUNK + offset) as u64;
-                        slot.store(self.initial_code(side, index, &mut list).0, Ordering::Relaxed);
+                        slot.store(
+                            self.initial_code(side, index, &mut list).0,
+                            Ordering::Relaxed,
+                        );
                     }
                 });
         }
@@ -400,7 +409,11 @@ fn report(key: MaterialKey, codes: &[u8]) -> TableReport {
 }
 
 /// Loads a finished pair from disk into `finished`, if every file it needs is there and sound.
-fn resume(options: &Options, keys: &[MaterialKey], finished: &mut Tablebases) -> Option<Vec<TableReport>> {
+fn resume(
+    options: &Options,
+    keys: &[MaterialKey],
+    finished: &mut Tablebases,
+) -> Option<Vec<TableReport>> {
     let with_distances = keys.first()?.pieces() <= options.distance_pieces;
     let mut loaded = Vec::new();
     for &key in keys {
@@ -454,7 +467,11 @@ pub fn pairs(max_pieces: u32) -> Vec<Vec<MaterialKey>> {
             continue;
         }
         let mirror = key.mirrored();
-        pairs.push(if mirror == key { vec![key] } else { vec![key, mirror] });
+        pairs.push(if mirror == key {
+            vec![key]
+        } else {
+            vec![key, mirror]
+        });
     }
     pairs
 }

@@ -34,10 +34,9 @@ impl WdlTable {
         let packed = symbols
             .chunks(4)
             .map(|group| {
-                group
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |byte, (slot, &symbol)| byte | (symbol & 3) << (2 * slot))
+                group.iter().enumerate().fold(0u8, |byte, (slot, &symbol)| {
+                    byte | (symbol & 3) << (2 * slot)
+                })
             })
             .collect();
         WdlTable { packed }
@@ -135,7 +134,11 @@ impl Tablebases {
             }
         }
         for (key, codes) in distances {
-            match tablebases.tables.get_mut(key.dense()).and_then(Option::as_mut) {
+            match tablebases
+                .tables
+                .get_mut(key.dense())
+                .and_then(Option::as_mut)
+            {
                 Some(table) => table.dtc = Some(codes),
                 None => log::warn!("distance table {key} without its win/draw/loss table"),
             }
@@ -194,10 +197,13 @@ impl Tablebases {
 
     /// Number of loaded win/draw/loss tables and bytes they occupy in memory.
     pub fn memory(&self) -> (usize, usize) {
-        self.tables.iter().flatten().fold((0, 0), |(count, bytes), table| {
-            let dtc = table.dtc.as_ref().map_or(0, Vec::len);
-            (count + 1, bytes + table.wdl.bytes() + dtc)
-        })
+        self.tables
+            .iter()
+            .flatten()
+            .fold((0, 0), |(count, bytes), table| {
+                let dtc = table.dtc.as_ref().map_or(0, Vec::len);
+                (count + 1, bytes + table.wdl.bytes() + dtc)
+            })
     }
 
     fn table(&self, key: MaterialKey) -> Option<&Table> {

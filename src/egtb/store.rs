@@ -78,7 +78,10 @@ fn header(key: MaterialKey, kind: Kind, count: u64, payload: &[u8]) -> [u8; HEAD
     header[13..17].copy_from_slice(&[key.us_men, key.us_kings, key.them_men, key.them_kings]);
     header[20..28].copy_from_slice(&count.to_le_bytes());
     header[28..36].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-    let checksum = codec::fnv1a(codec::fnv1a(FNV_START, &header[..CHECKED_HEADER_LEN]), payload);
+    let checksum = codec::fnv1a(
+        codec::fnv1a(FNV_START, &header[..CHECKED_HEADER_LEN]),
+        payload,
+    );
     header[36..44].copy_from_slice(&checksum.to_le_bytes());
     header
 }
@@ -149,7 +152,10 @@ pub fn decode(bytes: &[u8], key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
         bail!("truncated or padded: payload of {actual} bytes, header says {payload_len}");
     }
     let payload = &bytes[HEADER_LEN..];
-    let checksum = codec::fnv1a(codec::fnv1a(FNV_START, &bytes[..CHECKED_HEADER_LEN]), payload);
+    let checksum = codec::fnv1a(
+        codec::fnv1a(FNV_START, &bytes[..CHECKED_HEADER_LEN]),
+        payload,
+    );
     if checksum != u64_at(bytes, 36) {
         bail!("checksum mismatch: the file is damaged");
     }
