@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use onca::egtb::generate::{self, Progress};
-use onca::egtb::Tablebases;
+use onca::egtb::{verify, Tablebases};
 use onca::fen;
 use onca::movegen;
 use onca::perft;
@@ -75,6 +75,16 @@ enum EgtbCommand {
         /// Also store distances to conversion for tables up to this many pieces.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6))]
         distance_pieces: u32,
+    },
+    /// Check every loaded table against one ply of real move generation (values, and distances
+    /// where stored). Prints one line per table; fails if any position disagrees.
+    Verify {
+        /// Directory of the table files.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// Check only tables with this many pieces or fewer.
+        #[arg(long, default_value_t = 5)]
+        pieces: u32,
     },
     /// Print a position's value by the tables and the best move(s).
     Probe {
@@ -157,6 +167,37 @@ fn run_egtb(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
                 )?;
             }
             writeln!(out, "total {:.1} s", started.elapsed().as_secs_f64())?;
+        }
+        EgtbCommand::Verify { dir, pieces } => {
+            let tablebases = Tablebases::load(&dir)?;
+            for refused in tablebases.refused() {
+                eprintln!("onca: warning: {refused}");
+            }
+            let mut bad = 0;
+            for key in tablebases.keys() {
+                if key.pieces() > pieces {
+                    continue;
+                }
+                let started = Instant::now();
+                let report = verify::verify_table(&tablebases, key);
+                writeln!(
+                    out,
+                    "{key} {} positions {} mismatches ({}) {:.1} s {}",
+                    report.positions,
+                    report.mismatches,
+                    if report.with_distances {
+                        "wdl+distance"
+                    } else {
+                        "wdl"
+                    },
+                    started.elapsed().as_secs_f64(),
+                    report.examples.join(" ")
+                )?;
+                bad += report.mismatches;
+            }
+            if bad > 0 {
+                anyhow::bail!("{bad} positions disagree");
+            }
         }
         EgtbCommand::Probe { position, dir } => {
             let position = fen::parse_position(&position).context("bad --position")?;

@@ -444,7 +444,7 @@ fn resume(
                 _ => report.losses += 1,
             }
         }
-        report.positions = symbols.len() as u64;
+        report.positions = Indexer::new(key).positions();
         report.wdl_bytes = file_size(&store::path(&options.dir, key, Kind::Wdl));
         if codes.is_some() {
             report.dtc_bytes = file_size(&store::path(&options.dir, key, Kind::Dtc));

@@ -142,6 +142,22 @@ impl Indexer {
         self.size
     }
 
+    /// How many positions the split has: the numbers actually used. Our men may stand on 4 squares
+    /// theirs never reach (29-32); the rest of their squares are shared with their men.
+    pub fn positions(&self) -> u64 {
+        let ours = u32::from(self.key.us_men);
+        let theirs = u32::from(self.key.them_men);
+        let men: u64 = (0..=ours.min(4))
+            .map(|on_back_row| {
+                let shared = ours - on_back_row;
+                binomial(4, on_back_row)
+                    * binomial(MEN_SQUARES - 4, shared)
+                    * binomial(MEN_SQUARES - shared, theirs)
+            })
+            .sum();
+        men * self.our_kings_count * self.their_kings_count
+    }
+
     /// The number of a position of this split; `None` if it does not belong to this split or a man
     /// stands where it never can.
     #[inline]

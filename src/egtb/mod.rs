@@ -7,7 +7,8 @@
 //! * [`codec`] the block run-length compression and the checksum;
 //! * [`store`] the table file format (header, atomic write, verified read);
 //! * [`generate`] the retrograde generator;
-//! * [`probe`] [`Tablebases`], what the search uses: load once, probe without disk I/O.
+//! * [`probe`] [`Tablebases`], what the search uses: load once, probe without disk I/O;
+//! * [`verify`] an independent one-ply check of loaded tables against the move generator.
 
 pub mod codec;
 pub mod generate;
@@ -16,6 +17,7 @@ pub mod material;
 pub mod probe;
 pub mod store;
 pub mod value;
+pub mod verify;
 
 pub use material::MaterialKey;
 pub use probe::{ProbeResult, Tablebases};

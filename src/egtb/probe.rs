@@ -206,6 +206,17 @@ impl Tablebases {
             })
     }
 
+    /// The keys of the loaded win/draw/loss tables, in generation order.
+    pub fn keys(&self) -> Vec<MaterialKey> {
+        let mut keys: Vec<MaterialKey> =
+            MaterialKey::all_up_to(4 * super::material::MAX_PER_KIND as u32)
+                .into_iter()
+                .filter(|key| self.has(*key))
+                .collect();
+        keys.sort_by_key(|key| (key.pieces(), key.men(), *key));
+        keys
+    }
+
     fn table(&self, key: MaterialKey) -> Option<&Table> {
         if !key.is_valid() {
             return None;
