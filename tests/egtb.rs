@@ -268,16 +268,13 @@ fn sampled_positions_agree_with_an_exhaustive_search() {
             position = position.color_flipped();
         }
         let stored = tables.probe(&position).expect("in the tables");
-        match minimax(&position, 5) {
-            Some(proved) => {
-                assert_eq!(stored, proved, "{position:?}");
-                if proved == Wdl::Win {
-                    wins += 1;
-                } else {
-                    losses += 1;
-                }
+        if let Some(proved) = minimax(&position, 5) {
+            assert_eq!(stored, proved, "{position:?}");
+            if proved == Wdl::Win {
+                wins += 1;
+            } else {
+                losses += 1;
             }
-            None => {}
         }
     }
     assert!(
