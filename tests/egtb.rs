@@ -412,6 +412,29 @@ fn best_moves_win_three_kings_against_one_within_the_move_count_rules() {
         "longest win {} plies",
         longest.0
     );
+    // And a fixed sample of won positions, either side to move.
+    let mut rng = Rng::new(15);
+    while starts.len() < 300 {
+        let Some(canonical) = indexer.position(rng.next_u64() % indexer.size()) else {
+            continue;
+        };
+        let mut start = canonical.position();
+        if rng.below(2) == 0 {
+            start = start.color_flipped();
+        }
+        if tables.probe(&start) == Some(Wdl::Win) {
+            starts.push(start);
+        }
+        let lost = Position::from_parts(
+            start.pieces(Color::White),
+            start.pieces(Color::Black),
+            start.all_kings(),
+            start.side_to_move().opponent(),
+        );
+        if tables.probe(&lost) == Some(Wdl::Loss) {
+            starts.push(lost);
+        }
+    }
     for start in starts {
         let strong = lone_and_strong(&start).map(|(lone, _)| lone.opponent());
         let (outcome, plies) = play_out(tables, start);
