@@ -300,7 +300,11 @@ impl Pair<'_> {
                 })
                 .collect();
             for (plies, entry) in settled {
-                levels[plies as usize].push(entry);
+                let plies = plies as usize;
+                if levels.len() <= plies {
+                    levels.resize_with(plies + 1, Vec::new);
+                }
+                levels[plies].push(entry);
             }
         }
         let mut plies = 0;

@@ -10,6 +10,35 @@
 //! * [`probe`] [`Tablebases`], what the search uses: load once, probe without disk I/O;
 //! * [`verify`] an independent one-ply check of loaded tables against the move generator.
 
+//!
+//! # Using the tables from a search
+//!
+//! ```no_run
+//! # use onca::egtb::{Tablebases, Wdl};
+//! # use onca::position::Position;
+//! # fn demo(position: &Position) -> anyhow::Result<()> {
+//! let tables = Tablebases::load(std::path::Path::new("egtb"))?; // once, at start-up
+//! if position.occupied().count() <= tables.max_pieces() {
+//!     match tables.probe(position) {
+//!         Some(Wdl::Win) => { /* a won score, adjusted by ply so shorter wins score higher */ }
+//!         Some(Wdl::Draw) => { /* the draw score */ }
+//!         Some(Wdl::Loss) => { /* a lost score */ }
+//!         None => { /* not covered: search on */ }
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Values ignore the move-count draw rules and repetition. A search should keep applying those
+//! rules along its lines (a rule draw outranks a table value) and, when the root position is in
+//! the tables, play one of [`Tablebases::best_moves`]: with distances stored (by default up to 4
+//! pieces) these reach the next capture, promotion or the end of the game as fast as possible, which
+//! is what the move-count rules measure. Some table wins are still rule draws (say two kings and a
+//! man against a king on the long diagonal, which the rules draw after 10 plies): the search, not
+//! the tables, must know that. Without the tables the engine works as before
+//! ([`Tablebases::empty`] answers `None` to everything).
+
 pub mod codec;
 pub mod generate;
 pub mod index;
