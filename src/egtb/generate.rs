@@ -205,6 +205,11 @@ impl Pair<'_> {
                     let before_kings = if king { kings ^ moved } else { kings };
                     let before =
                         Position::from_parts(white, black ^ moved, before_kings, Color::Black);
+                    // A pending capture rules every quiet move out; asking first is cheaper than
+                    // listing the captures.
+                    if movegen::has_capture(&before) {
+                        continue;
+                    }
                     movegen::generate(&before, &mut list);
                     let legal = list.iter().any(|mv| {
                         mv.from == from

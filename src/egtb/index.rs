@@ -53,11 +53,12 @@ fn rank(mut slots: u32) -> u64 {
     total
 }
 
-/// The `count`-element set of slots with colex rank `rank` (`rank < C(32, count)`).
+/// The `count`-element subset of slots `0..available` with colex rank `rank`
+/// (`rank < C(available, count)`).
 #[inline(always)]
-fn unrank(mut rank: u64, count: u32) -> u32 {
+fn unrank(mut rank: u64, count: u32, available: u32) -> u32 {
     let mut slots = 0u32;
-    let mut top = 32u32;
+    let mut top = available.min(32);
     for ordinal in (1..=count).rev() {
         // The largest slot s with C(s, ordinal) <= rank.
         let mut slot = top;
@@ -193,15 +194,21 @@ impl Indexer {
         let their_men = rest % self.their_men_count;
         let our_men = rest / self.their_men_count;
 
-        let us_men = unrank(our_men, u32::from(self.key.us_men)) << OUR_MEN_SHIFT;
-        let them_men = unrank(their_men, u32::from(self.key.them_men));
+        let us_men = unrank(our_men, u32::from(self.key.us_men), MEN_SQUARES) << OUR_MEN_SHIFT;
+        let them_men = unrank(their_men, u32::from(self.key.them_men), MEN_SQUARES);
         if us_men & them_men != 0 {
             return None;
         }
         let men = us_men | them_men;
-        let us_kings = spread(unrank(our_kings, u32::from(self.key.us_kings)), men);
+        let free = 32 - men.count_ones();
+        let our_king_count = u32::from(self.key.us_kings);
+        let us_kings = spread(unrank(our_kings, our_king_count, free), men);
         let them_kings = spread(
-            unrank(their_kings, u32::from(self.key.them_kings)),
+            unrank(
+                their_kings,
+                u32::from(self.key.them_kings),
+                free - our_king_count,
+            ),
             men | us_kings,
         );
         Some(Canonical {
@@ -229,7 +236,8 @@ mod tests {
     fn rank_and_unrank_are_inverse() {
         for count in 0..=4u32 {
             for r in 0..binomial(12, count) {
-                let slots = unrank(r, count);
+                let slots = unrank(r, count, 12);
+                assert_eq!(unrank(r, count, 32), slots);
                 assert_eq!(slots.count_ones(), count);
                 assert_eq!(rank(slots), r);
             }
