@@ -8,6 +8,7 @@
 
 pub mod bitboard;
 pub mod draw;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod limits;
@@ -19,4 +20,6 @@ pub mod position;
 pub mod score;
 pub mod search;
 pub mod square;
+pub mod timeman;
+pub mod tt;
 pub mod zobrist;
