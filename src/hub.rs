@@ -1,0 +1,74 @@
+//! The Hub protocol front end: `onca` (or `onca hub`) speaks Hub on stdin/stdout.
+//!
+//! Three parts, one thread each:
+//!
+//! * the reader (this module) reads lines with bounded memory ([`crate::hub_input`]), parses them
+//!   into commands ([`crate::hub_command`]) and forwards them, in order, over a channel;
+//! * the controller ([`crate::hub_session`]) owns the game, the searcher and the parameters and
+//!   acts on each command; it answers `ping` and sets the stop and ponder-hit flags itself, even
+//!   mid-search, because it never blocks while a search runs;
+//! * the search runs on a worker thread started per `go`.
+//!
+//! Every line goes out through one [`crate::hub_output::Output`], which writes and flushes whole
+//! lines under a lock. The dialect is described in `engine-protocol.md` at the repository root.
+//!
+//! `ping` is answered by the controller rather than by the reader so that `pong` always comes after
+//! the replies to the commands sent before it (for example `ready` after `init`): a host may use
+//! `ping` as a barrier.
+
+use crate::hub_command::parse_command;
+use crate::hub_input::{read_line, Line, MAX_LINE_BYTES};
+use crate::hub_output::Output;
+use crate::hub_session::{Incoming, Session};
+use crossbeam::channel::{self, Sender};
+use std::io::{BufReader, Read, Write};
+
+/// Runs a Hub session on `input` and `output` until `quit` or end of input.
+pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
+    let output = Output::new(Box::new(output));
+    let (sender, receiver) = channel::unbounded();
+    let reader = std::thread::Builder::new()
+        .name("hub-reader".into())
+        .spawn(move || read_commands(input, &sender));
+    if let Err(why) = reader {
+        output.error(&format!("cannot start the input thread: {why}"));
+        return;
+    }
+    Session::new(output).run(&receiver);
+    // The reader may still be blocked on input after `quit`; the process exits without it.
+}
+
+/// Reads and forwards commands until end of input, `quit`, or the controller is gone.
+fn read_commands(input: impl Read, sender: &Sender<Incoming>) {
+    let mut reader = BufReader::new(input);
+    loop {
+        let incoming = match read_line(&mut reader, MAX_LINE_BYTES) {
+            Ok(Line::Text(text)) => {
+                log::debug!("hub << {text}");
+                match parse_command(&text) {
+                    Ok(Some(command)) => Incoming::Command(command),
+                    Ok(None) => {
+                        log::debug!("hub: ignoring unknown or empty line");
+                        continue;
+                    }
+                    Err(why) => Incoming::Error(why.to_string()),
+                }
+            }
+            Ok(Line::TooLong(length)) => Incoming::Error(format!(
+                "ignored a line of {length} bytes: lines are limited to {MAX_LINE_BYTES} bytes"
+            )),
+            Ok(Line::End) => Incoming::End,
+            Err(why) => {
+                log::debug!("hub: input failed: {why}");
+                Incoming::End
+            }
+        };
+        let last = matches!(
+            incoming,
+            Incoming::End | Incoming::Command(crate::hub_command::Command::Quit)
+        );
+        if sender.send(incoming).is_err() || last {
+            return;
+        }
+    }
+}
