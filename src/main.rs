@@ -1,4 +1,5 @@
-//! The `onca` command line: subcommands for perft and move listing.
+//! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
+//! perft and move listing.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -18,15 +19,19 @@ use std::time::Instant;
     long_about = "Onça: a Brazilian draughts engine (8x8 board, flying kings, men capture backwards, \
 the majority capture is compulsory).\n\nPositions are given as FEN (W:W21,22,K5:B1-12; squares 1-32 \
 as in lidraughts, 1 = b8, 32 = g1, or algebraic) or as Hub position strings (W followed by 32 \
-characters w/b/W/B/e for squares 1..32)."
+characters w/b/W/B/e for squares 1..32).\n\nWith no subcommand, or with `hub`, the engine speaks the Hub \
+protocol on standard input and output (see engine-protocol.md). Set RUST_LOG=debug to log the \
+protocol traffic on standard error."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol on standard input and output (the default without a subcommand).
+    Hub,
     /// Count the leaves of the legal move tree (checks the move generator). The last line is
     /// `<N> nodes <seconds> s <nodes per second> nps`.
     Perft {
@@ -57,10 +62,12 @@ fn read_position(text: Option<&str>) -> Result<Position> {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(command: Command) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match cli.command {
+    match command {
+        // Handled in `main` before stdout is locked here.
+        Command::Hub => {}
         Command::Perft {
             depth,
             position,
@@ -96,8 +103,17 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Silent unless RUST_LOG asks: Hub hosts may read our stderr as protocol output.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
-    match run(cli) {
+    let command = match cli.command {
+        None | Some(Command::Hub) => {
+            onca::hub::run(std::io::stdin(), std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Some(command) => command,
+    };
+    match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca: {error:#}");
