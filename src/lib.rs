@@ -6,6 +6,8 @@
 //! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
 //! move-generator check, [`game`] a game record and [`draw`] the draw rules.
 
+pub mod analyze;
+pub mod bench;
 pub mod bitboard;
 pub mod draw;
 pub mod eval;
@@ -21,12 +23,16 @@ pub mod hub_session;
 pub mod limits;
 pub mod movegen;
 pub mod moves;
+pub mod ordering;
+pub mod params;
 pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
 pub mod square;
+pub mod threads;
 pub mod timeman;
 pub mod tt;
+pub mod worker;
 pub mod zobrist;

@@ -53,6 +53,21 @@ enum Command {
         #[arg(long, short)]
         position: Option<String>,
     },
+    /// Search fixed positions to a fixed depth (the search's behaviour checksum). The last line is
+    /// `<N> nodes <nodes per second> nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = onca::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Search one position and print a line per iteration, then `bestmove <move>`.
+    Analyze(onca::analyze::AnalyzeArgs),
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -90,6 +105,12 @@ fn run(command: Command) -> Result<()> {
             let speed = nodes as f64 / seconds.max(1e-9);
             writeln!(out, "{nodes} nodes {seconds:.3} s {speed:.0} nps")?;
         }
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => onca::analyze::run_bench(depth, threads as usize, hash as usize, &mut out)?,
+        Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
             let mut moves = movegen::legal_moves(&position);
