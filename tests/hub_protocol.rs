@@ -164,6 +164,7 @@ fn no_legal_move_and_single_legal_move_answer_at_once() {
     assert_eq!(mv.to_string(), "29-25");
     // Ponder with a single reply: held until the hit.
     engine.send("pos pos=W:W29:B1");
+    engine.send("level depth=2");
     engine.send("go ponder");
     engine.send("ponder-hit");
     let search = engine.search_result();
