@@ -471,6 +471,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         let pv_node = beta.0 - alpha.0 > 1;
         self.pv_len[ply] = 0;
+        if self.aborted {
+            return Score::DRAW;
+        }
         self.count_node();
         if self.aborted {
             return Score::DRAW;
@@ -634,6 +637,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         threat_plies: u32,
     ) -> Score {
         self.pv_len[ply] = 0;
+        if self.aborted {
+            return Score::DRAW;
+        }
         self.count_node();
         if self.aborted {
             return Score::DRAW;
