@@ -447,7 +447,9 @@ struct ProgressState {
     pending: Vec<Report>,
     /// Whether the current report group (starting with multipv 1) is being written.
     group_written: bool,
-    wrote_any: bool,
+    /// The last line written, to skip a report that repeats it (the search may report the same
+    /// line again when it ends).
+    last_line: Option<Report>,
 }
 
 impl Progress {
@@ -480,8 +482,7 @@ impl Progress {
             }
         }
         if state.group_written {
-            self.write(report);
-            state.wrote_any = true;
+            self.write(&mut state, report);
         } else {
             state.pending.push(report.clone());
         }
@@ -492,13 +493,26 @@ impl Progress {
         let mut state = self.lock();
         let pending = std::mem::take(&mut state.pending);
         for report in &pending {
-            self.write(report);
-            state.wrote_any = true;
+            self.write(&mut state, report);
         }
-        state.wrote_any
+        state.last_line.is_some()
     }
 
-    fn write(&self, report: &Report) {
+    fn write(&self, state: &mut ProgressState, report: &Report) {
+        let repeated = state.last_line.as_ref().is_some_and(|last| {
+            (last.depth, last.multipv, last.score, last.nodes, &last.pv)
+                == (
+                    report.depth,
+                    report.multipv,
+                    report.score,
+                    report.nodes,
+                    &report.pv,
+                )
+        });
+        if repeated {
+            return;
+        }
+        state.last_line = Some(report.clone());
         let fields = InfoFields {
             depth: report.depth,
             score: report.score,
