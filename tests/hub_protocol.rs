@@ -261,3 +261,21 @@ fn refused_position_gives_error_and_still_a_done() {
     done_move(&engine.search_result().done, &Position::start());
     engine.barrier();
 }
+
+#[test]
+fn proven_results_are_scored_near_100() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    // White's man on c3 takes Black's last piece on d4: a win in 1 ply, and for Black to move the
+    // mirror image (Black takes White's last piece).
+    for position in ["W:W22:B18", "B:W22:B18"] {
+        engine.send(&format!("pos pos={position}"));
+        engine.send("level depth=3");
+        engine.send("go analyze");
+        let search = engine.search_result();
+        check_search(&search, &parse_position(position).unwrap());
+        let last = search.infos.last().expect("an info line");
+        assert_eq!(field(last, "score").as_deref(), Some("99.99"), "{last}");
+        engine.barrier();
+    }
+}
