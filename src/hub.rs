@@ -25,6 +25,17 @@ use std::io::{BufReader, Read, Write};
 
 /// Runs a Hub session on `input` and `output` until `quit` or end of input.
 pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
+    run_with_params(input, output, &[]);
+}
+
+/// Like [`run`], after setting parameters given on the command line. Each argument is
+/// `--name=value` (how lidraughts-bot passes its `engine_options`), `name=value`, or `--name` for
+/// `true`; each one is handled exactly like `set-param name=<name> value=<value>`.
+pub fn run_with_params(
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+    arguments: &[String],
+) {
     let output = Output::new(Box::new(output));
     let (sender, receiver) = channel::unbounded();
     let reader = std::thread::Builder::new()
@@ -34,7 +45,12 @@ pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'stati
         output.error(&format!("cannot start the input thread: {why}"));
         return;
     }
-    Session::new(output).run(&receiver);
+    let mut session = Session::new(output);
+    for argument in arguments {
+        let (name, value) = parameter_argument(argument);
+        session.set_param(name, value);
+    }
+    session.run(&receiver);
     // The reader may still be blocked on input after `quit`; the process exits without it.
 }
 
@@ -70,5 +86,27 @@ fn read_commands(input: impl Read, sender: &Sender<Incoming>) {
         if sender.send(incoming).is_err() || last {
             return;
         }
+    }
+}
+
+/// Splits a command-line parameter `--name=value` / `name=value` / `--name` (= `true`).
+fn parameter_argument(argument: &str) -> (&str, &str) {
+    let stripped = argument.trim().trim_start_matches('-');
+    match stripped.split_once('=') {
+        Some((name, value)) => (name.trim(), value.trim()),
+        None => (stripped, "true"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parameter_argument;
+
+    #[test]
+    fn command_line_parameters_split_like_set_param() {
+        assert_eq!(parameter_argument("--hash=128"), ("hash", "128"));
+        assert_eq!(parameter_argument("threads=2"), ("threads", "2"));
+        assert_eq!(parameter_argument("--ponder"), ("ponder", "true"));
+        assert_eq!(parameter_argument("--x=a=b"), ("x", "a=b"));
     }
 }

@@ -193,7 +193,8 @@ impl Session {
         true
     }
 
-    fn set_param(&mut self, name: &str, value: &str) {
+    /// Applies `set-param` (also used for parameters given on the command line).
+    pub fn set_param(&mut self, name: &str, value: &str) {
         match self.params.set(name, value, TT_ENTRY_BYTES) {
             Ok(Change::Hash) => {
                 let mb = self.params.hash_mb;

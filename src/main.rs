@@ -31,7 +31,18 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the Hub protocol on standard input and output (the default without a subcommand).
-    Hub,
+    Hub {
+        /// Parameters to set before the session, as `--name=value` (how lidraughts-bot passes its
+        /// engine_options), e.g. `onca hub --hash=256 --move-numbering=mirrored`. Same names and
+        /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
+        /// `error` lines.
+        #[arg(
+            value_name = "--NAME=VALUE",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        params: Vec<String>,
+    },
     /// Count the leaves of the legal move tree (checks the move generator). The last line is
     /// `<N> nodes <seconds> s <nodes per second> nps`.
     Perft {
@@ -82,7 +93,7 @@ fn run(command: Command) -> Result<()> {
     let mut out = stdout.lock();
     match command {
         // Handled in `main` before stdout is locked here.
-        Command::Hub => {}
+        Command::Hub { .. } => {}
         Command::Perft {
             depth,
             position,
@@ -128,8 +139,12 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
     let command = match cli.command {
-        None | Some(Command::Hub) => {
+        None => {
             onca::hub::run(std::io::stdin(), std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Hub { params }) => {
+            onca::hub::run_with_params(std::io::stdin(), std::io::stdout(), &params);
             return ExitCode::SUCCESS;
         }
         Some(command) => command,

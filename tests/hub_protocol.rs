@@ -76,12 +76,15 @@ fn ping_is_answered_during_a_search() {
     engine.send(&format!("pos pos={START}"));
     engine.send("level infinite");
     engine.send("go analyze");
+    let mut infos = Vec::new();
     engine.send("ping");
-    assert_eq!(engine.recv_non_info(), "pong");
+    assert_eq!(engine.recv_non_info(&mut infos), "pong");
     engine.send("ping");
-    assert_eq!(engine.recv_non_info(), "pong");
+    assert_eq!(engine.recv_non_info(&mut infos), "pong");
     engine.send("stop");
-    let search = engine.search_result();
+    let mut search = engine.search_result();
+    infos.append(&mut search.infos);
+    search.infos = infos;
     check_search(&search, &Position::start());
     // Stop when idle does nothing; exactly one done per go.
     engine.send("stop");
@@ -101,9 +104,14 @@ fn ponder_hit_and_ponder_miss() {
     engine.send("level depth=1");
     engine.send("go ponder");
     engine.send("ping");
-    assert_eq!(engine.recv_non_info(), "pong", "no done before ponder-hit");
+    // Progress lines may come before the pong; they belong to this search.
+    let mut early_infos = Vec::new();
+    let line = engine.recv_non_info(&mut early_infos);
+    assert_eq!(line, "pong", "no done before ponder-hit");
     engine.send("ponder-hit");
-    let search = engine.search_result();
+    let mut search = engine.search_result();
+    early_infos.append(&mut search.infos);
+    search.infos = early_infos;
     check_search(&search, &position);
     engine.barrier();
 
@@ -278,4 +286,45 @@ fn proven_results_are_scored_near_100() {
         assert_eq!(field(last, "score").as_deref(), Some("99.99"), "{last}");
         engine.barrier();
     }
+}
+
+#[test]
+fn command_line_parameters_are_set_before_the_session() {
+    let mut engine =
+        Engine::start_with(&["hub", "--move-numbering=mirrored", "--hash=8", "--cpuct=3"]);
+    engine.send("hub");
+    engine.expect("id");
+    let mut seen = Vec::new();
+    loop {
+        let line = engine.recv();
+        if line == "wait" {
+            break;
+        }
+        seen.push(line);
+    }
+    assert!(
+        seen.iter()
+            .any(|p| p.starts_with("param name=move-numbering value=mirrored")),
+        "{seen:?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|p| p.starts_with("param name=hash value=8 ")),
+        "{seen:?}"
+    );
+    engine.send("init");
+    assert_eq!(engine.recv(), "ready");
+    // Mirrored 9-13 is our 21-17; the reply comes in mirrored numbers too.
+    engine.send(&format!("pos pos={START} moves=\"9-13\""));
+    engine.send("level depth=1");
+    engine.send("go think");
+    let search = engine.search_result();
+    let text = field(&search.done, "move").unwrap();
+    let after =
+        Position::start().play(&find_hub_move(&legal_moves(&Position::start()), "21-17").unwrap());
+    find_hub_move(
+        &legal_moves(&after),
+        &MoveNumbering::Mirrored.move_text_to_standard(&text),
+    )
+    .unwrap_or_else(|why| panic!("{text}: {why}"));
 }

@@ -105,13 +105,14 @@ impl Engine {
         }
     }
 
-    /// The next line that is not `info`.
-    pub fn recv_non_info(&mut self) -> String {
+    /// The next line that is not `info`; the `info` lines before it are added to `infos`.
+    pub fn recv_non_info(&mut self, infos: &mut Vec<String>) -> String {
         loop {
             let line = self.recv();
             if !line.starts_with("info") {
                 return line;
             }
+            infos.push(line);
         }
     }
 
