@@ -471,6 +471,11 @@ impl Progress {
     }
 
     fn report(&self, report: &Report) {
+        // The search may rank several root lines for its own reasons (a reduced `skill`); the
+        // host sees them only when it asked for them with `multipv`.
+        if !self.multipv && report.multipv > 1 {
+            return;
+        }
         let mut state = self.lock();
         if report.multipv <= 1 {
             let due = state

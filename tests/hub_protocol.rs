@@ -215,12 +215,23 @@ fn set_param_between_searches_and_mirrored_numbering() {
         .unwrap_or_else(|why| panic!("mirrored done move {text} is not legal: {why}"));
     assert!(!search.infos.is_empty());
 
+    assert!(search.infos.iter().any(|info| info.ends_with(" multipv=2")));
+
     engine.send("set-param name=move-numbering value=standard");
     engine.send("set-param name=multipv value=1");
     engine.send(&format!("pos pos={START} moves=\"21-17\""));
     engine.send("level depth=2");
     engine.send("go think");
     check_search(&engine.search_result(), &after);
+
+    // A weakened engine still plays legal moves and shows only its main line.
+    engine.send("set-param name=skill value=0");
+    engine.send(&format!("pos pos={START} moves=\"21-17\""));
+    engine.send("level depth=20");
+    engine.send("go think");
+    let search = engine.search_result();
+    check_search(&search, &after);
+    assert!(search.infos.iter().all(|info| !info.contains("multipv=")));
     engine.barrier();
 }
 
