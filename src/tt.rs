@@ -112,15 +112,20 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one cluster).
+    /// A table of about `mb` megabytes (at least one cluster). If the memory cannot be had, the
+    /// size is halved until it can (a warning is logged), rather than aborting the engine.
     pub fn new(mb: usize) -> Table {
-        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(count);
+        let mut count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters: Vec<Cluster> = Vec::new();
+        while clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+            log::warn!("transposition table: not enough memory, trying {count} clusters");
+        }
         clusters.resize_with(count, Cluster::empty);
         Table { clusters, age: 0 }
     }
 
-    /// Size in megabytes, as given at creation.
+    /// Number of 64-byte clusters.
     pub fn clusters(&self) -> usize {
         self.clusters.len()
     }
