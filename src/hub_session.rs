@@ -365,7 +365,8 @@ impl Session {
     /// The final `info` (if not yet written) and the `done` line, with a legal move always.
     fn write_done(&mut self, running: &Running, result: Option<&SearchResult>) {
         let numbering = self.params.numbering;
-        let fallback = running.legal[0];
+        // `go` only starts a search when there is a legal move, so a fallback always exists.
+        let fallback = running.legal.first().copied();
         let best = result
             .and_then(|result| result.best)
             .filter(|best| running.legal.contains(best));
@@ -375,7 +376,7 @@ impl Session {
                 .and_then(|result| result.ponder)
                 .filter(|ponder| movegen::legal_moves(&after).contains(ponder))
         });
-        let best = best.unwrap_or(fallback);
+        let best = best.or(fallback);
         let wrote_info = running.progress.flush();
         if !wrote_info {
             let fields = InfoFields {
@@ -383,13 +384,13 @@ impl Session {
                 score: result.map_or(crate::score::Score::DRAW, |result| result.score),
                 nodes: result.map_or(0, |result| result.nodes),
                 elapsed: running.started.elapsed(),
-                pv: std::iter::once(best).chain(ponder).collect(),
+                pv: best.into_iter().chain(ponder).collect(),
                 multipv: None,
             };
             self.output.line(&info_line(&fields, numbering));
         }
         self.output
-            .line(&done_line(Some(&best), ponder.as_ref(), numbering));
+            .line(&done_line(best.as_ref(), ponder.as_ref(), numbering));
     }
 }
 
