@@ -322,3 +322,42 @@ fn skill_plays_legal_and_repeatable_moves() {
         assert_eq!(first.best, second.best, "skill {skill} is deterministic");
     }
 }
+
+#[test]
+fn pondering_and_infinite_searches_wait_to_be_released() {
+    let game = Game::new(Position::start());
+    // Pondering with a depth-1 limit: the search is done at once but must not return before the
+    // ponder hit.
+    let control = SearchControl::new();
+    control.set_pondering(true);
+    let limits = Limits {
+        depth: Some(1),
+        move_time: Some(std::time::Duration::from_millis(1)),
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| search(&game, limits, SearchSettings::default(), &control));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!handle.is_finished(), "returned while pondering");
+        control.ponder_hit();
+        let result = handle.join().expect("search thread");
+        assert!(result.best.is_some());
+    });
+    // Infinite: returns only when stopped.
+    let control = SearchControl::new();
+    let limits = Limits {
+        infinite: true,
+        depth: Some(2),
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| search(&game, limits, analysis(), &control));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !handle.is_finished(),
+            "an infinite search returned by itself"
+        );
+        control.stop();
+        assert!(handle.join().expect("search thread").best.is_some());
+    });
+}
