@@ -12,9 +12,11 @@
 //! Every line goes out through one [`crate::hub_output::Output`], which writes and flushes whole
 //! lines under a lock. The dialect is described in `engine-protocol.md` at the repository root.
 //!
-//! `ping` is answered by the controller rather than by the reader so that `pong` always comes after
-//! the replies to the commands sent before it (for example `ready` after `init`): a host may use
-//! `ping` as a barrier.
+//! `ping`, `stop` and `ponder-hit` are acted on by the controller rather than by the reader, for
+//! ordering: when idle, `pong` comes after the replies to the commands sent before it (a host may
+//! use `ping` as a barrier, e.g. after `init`), and a `stop` sent right behind a `go` always
+//! reaches the search that `go` started, never one that has not started yet. The cost is nothing:
+//! the controller only ever waits for input or for a search that has been told to stop.
 
 use crate::hub_command::parse_command;
 use crate::hub_input::{read_line, Line, MAX_LINE_BYTES};
