@@ -7,8 +7,8 @@ use onca::movegen::legal_moves;
 use onca::moves::{find_hub_move, Move};
 use onca::position::Position;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// How long any single expected line may take. Generous: the machine is shared. A hang fails the
@@ -21,7 +21,9 @@ pub const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
 /// A running engine process.
 pub struct Engine {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Bytes for the engine's stdin. A thread writes them, so that a hung engine that stops
+    /// reading can never block the test itself (the next expected line times out instead).
+    stdin: Option<Sender<Vec<u8>>>,
     lines: Receiver<String>,
     /// Everything received so far, for failure messages.
     pub transcript: Vec<String>,
@@ -50,7 +52,16 @@ impl Engine {
             .spawn()
             .expect("start onca");
         let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take();
+        let mut pipe = child.stdin.take().expect("stdin");
+        let (stdin, chunks) = mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            for chunk in chunks {
+                if pipe.write_all(&chunk).and_then(|()| pipe.flush()).is_err() {
+                    break;
+                }
+            }
+            // Dropping the pipe here closes the engine's input.
+        });
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -62,7 +73,7 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             transcript: Vec::new(),
         }
@@ -73,12 +84,13 @@ impl Engine {
     }
 
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(bytes).expect("write to engine");
-        stdin.flush().expect("flush to engine");
+        let stdin = self.stdin.as_ref().expect("stdin is open");
+        stdin
+            .send(bytes.to_vec())
+            .expect("the writer thread is alive");
     }
 
-    /// Closes our end of the engine's standard input.
+    /// Closes our end of the engine's standard input (after everything sent so far).
     pub fn close_input(&mut self) {
         self.stdin = None;
     }
