@@ -347,7 +347,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         };
         let nodes = self.shared.total_nodes() + (self.nodes - self.flushed);
         let elapsed = self.shared.start.elapsed();
-        for (index, line) in completed.lines.iter().enumerate() {
+        // Skill searches extra candidate lines; only the lines the user asked for are reported.
+        let wanted = self.shared.settings.multipv.max(1);
+        for (index, line) in completed.lines.iter().enumerate().take(wanted) {
             report(&Report {
                 depth: completed.depth,
                 seldepth: line.seldepth.max(completed.depth),
@@ -550,7 +552,14 @@ impl<'s, 'a> Worker<'s, 'a> {
                     && index >= self.params.lmr_full_moves
                     && !self.ordering.is_killer(ply, &mv)
                 {
-                    let base = if index >= 8 && depth >= 6 { 2 } else { 1 };
+                    let base = if self.params.lmr_logarithmic {
+                        let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0 + 0.5) as i32;
+                        r.clamp(1, (depth - 2).max(1))
+                    } else if index >= 8 && depth >= 6 {
+                        2
+                    } else {
+                        1
+                    };
                     if pv_node {
                         base - 1
                     } else {

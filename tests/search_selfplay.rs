@@ -63,6 +63,7 @@ fn variant() -> (String, SearchParams) {
         "no-lmr" => params.late_move_reductions = false,
         "lmr-full-5" => params.lmr_full_moves = 5,
         "lmr-full-2" => params.lmr_full_moves = 2,
+        "lmr-log" => params.lmr_logarithmic = true,
         "no-threat" => params.quiescence_threat_plies = 0,
         "threat-2" => params.quiescence_threat_plies = 2,
         "no-single-ext" => params.single_reply_extension = false,
