@@ -37,10 +37,7 @@ fn analyze_prints_diagram_iterations_and_bestmove() {
     let (code, stdout, _) = onca(&["analyze", "--depth", "4", "--moves", "22-18 11-15"]);
     assert_eq!(code, 0);
     assert!(stdout.contains(" 32"), "diagram with numbers:\n{stdout}");
-    assert_eq!(
-        stdout.lines().filter(|l| l.starts_with("depth ")).count() >= 4,
-        true
-    );
+    assert!(stdout.lines().filter(|l| l.starts_with("depth ")).count() >= 4);
     let last = stdout.lines().last().expect("output");
     assert!(
         last.starts_with("bestmove 18x11x15") || last.starts_with("bestmove "),

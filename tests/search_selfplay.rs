@@ -144,7 +144,7 @@ fn selfplay_match() {
                 }
                 let opening = &openings[index / 2];
                 // The default engine plays White in even games, Black in odd ones.
-                let color = if index % 2 == 0 {
+                let color = if index.is_multiple_of(2) {
                     Color::White
                 } else {
                     Color::Black

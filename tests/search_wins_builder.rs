@@ -191,7 +191,7 @@ fn engine_claim(searcher: &mut onca::search::Searcher, position: &Position) -> O
 fn build_win_suite() {
     let wanted_with_kings = 18;
     let wanted_men_only = 26;
-    let mut random = Random(0x5EED_0F_0CA);
+    let mut random = Random(0x0005_EED0_F0CA);
     let mut with_kings = 0;
     let mut men_only = 0;
     let mut tries = 0;
