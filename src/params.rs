@@ -28,6 +28,10 @@ pub struct SearchParams {
     /// How many times one quiescence line may answer a capture threat by searching all quiet
     /// moves instead of standing pat.
     pub quiescence_threat_plies: u32,
+    /// At shallow non-PV nodes, skip the quiet moves after the first `3 + depth^2`.
+    pub late_move_pruning: bool,
+    /// At PV nodes without a table move, search two plies shallower first to find one.
+    pub internal_iterative_deepening: bool,
     /// Extend a node that has a single legal move by one ply.
     pub single_reply_extension: bool,
     /// Aspiration window half-width (score units) from this depth on.
@@ -41,6 +45,8 @@ impl Default for SearchParams {
             late_move_reductions: true,
             lmr_full_moves: 3,
             lmr_logarithmic: false,
+            late_move_pruning: false,
+            internal_iterative_deepening: false,
             quiescence_threat_plies: 1,
             single_reply_extension: true,
             aspiration_depth: 5,

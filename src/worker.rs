@@ -501,7 +501,19 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         let key = position.key();
-        let hit = self.shared.table.probe(key);
+        let mut hit = self.shared.table.probe(key);
+        if self.params.internal_iterative_deepening
+            && pv_node
+            && depth >= 6
+            && hit.is_none_or(|hit| hit.mv.is_none())
+        {
+            // No move to try first: a shallower search finds one.
+            self.search(position, counters, depth - 2, alpha, beta, ply);
+            if self.aborted {
+                return Score::DRAW;
+            }
+            hit = self.shared.table.probe(key);
+        }
         let table_move = hit.map_or(PackedMove::NONE, |hit| hit.mv);
         if let Some(hit) = hit {
             if !pv_node && hit.depth >= depth {
@@ -539,6 +551,15 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut quiets_tried = 0usize;
         for index in 0..count {
             let mv = pick_next(moves, scores, index);
+            if self.params.late_move_pruning
+                && !pv_node
+                && !capture_node
+                && depth <= 3
+                && index >= 3 + (depth * depth) as usize
+                && best.0 > -Score::WIN_BOUND
+            {
+                break;
+            }
             let child = position.play(&mv);
             let child_counters = counters.after(position, &mv);
             self.push(position, &mv, child.key());

@@ -64,6 +64,8 @@ fn variant() -> (String, SearchParams) {
         "lmr-full-5" => params.lmr_full_moves = 5,
         "lmr-full-2" => params.lmr_full_moves = 2,
         "lmr-log" => params.lmr_logarithmic = true,
+        "lmp" => params.late_move_pruning = true,
+        "iid" => params.internal_iterative_deepening = true,
         "no-threat" => params.quiescence_threat_plies = 0,
         "threat-2" => params.quiescence_threat_plies = 2,
         "no-single-ext" => params.single_reply_extension = false,
