@@ -63,6 +63,7 @@ fn variant() -> (String, SearchParams) {
         "no-lmr" => params.late_move_reductions = false,
         "lmr-full-5" => params.lmr_full_moves = 5,
         "lmr-full-2" => params.lmr_full_moves = 2,
+        "lmr-full-3" => params.lmr_full_moves = 3,
         "lmr-log" => params.lmr_logarithmic = true,
         "lmp" => params.late_move_pruning = true,
         "iid" => params.internal_iterative_deepening = true,
