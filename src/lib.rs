@@ -1,20 +1,46 @@
 //! Onça: a Brazilian draughts engine (8x8 board, international rules, flying kings, majority
 //! capture), built on a padded bitboard move generator.
 //!
-//! Module map: [`square`] and [`bitboard`] are the board geometry, [`position`] the game state with
-//! its Zobrist key ([`zobrist`]), [`movegen`] every rule of movement and capture, [`moves`] the move
-//! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
-//! move-generator check, [`game`] a game record, [`draw`] the draw rules and [`egtb`] the endgame databases.
+//! Module map:
+//!
+//! * rules: [`square`] and [`bitboard`] (board geometry), [`position`] with its [`zobrist`] key,
+//!   [`movegen`] (every rule of movement and capture), [`moves`] (the move and Hub move text),
+//!   [`fen`] (position text), [`pdn`] (PDN move text), [`game`] (game records), [`draw`] (draw
+//!   rules), [`perft`];
+//! * search: [`search`] (the API), [`worker`] (one thread's search), [`threads`] (Lazy SMP),
+//!   [`tt`], [`ordering`], [`params`], [`timeman`], [`limits`], [`score`], [`eval`], [`bench`],
+//!   [`analyze`];
+//! * Hub protocol: [`hub`] and its `hub_*` modules;
+//! * endgame databases: [`egtb`].
 
+pub mod analyze;
+pub mod bench;
 pub mod bitboard;
 pub mod draw;
 pub mod egtb;
+pub mod eval;
 pub mod fen;
 pub mod game;
+pub mod hub;
+pub mod hub_command;
+pub mod hub_input;
+pub mod hub_numbering;
+pub mod hub_output;
+pub mod hub_params;
+pub mod hub_session;
+pub mod limits;
 pub mod movegen;
 pub mod moves;
+pub mod ordering;
+pub mod params;
 pub mod pdn;
 pub mod perft;
 pub mod position;
+pub mod score;
+pub mod search;
 pub mod square;
+pub mod threads;
+pub mod timeman;
+pub mod tt;
+pub mod worker;
 pub mod zobrist;

@@ -1,15 +1,13 @@
-//! The `onca` command line: subcommands for perft, move listing and the endgame databases.
+//! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
+//! perft, move listing, bench, analysis and the endgame databases.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use onca::egtb::generate::{self, Progress};
-use onca::egtb::{verify, Tablebases};
 use onca::fen;
 use onca::movegen;
 use onca::perft;
 use onca::position::Position;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,15 +19,30 @@ use std::time::Instant;
     long_about = "Onça: a Brazilian draughts engine (8x8 board, flying kings, men capture backwards, \
 the majority capture is compulsory).\n\nPositions are given as FEN (W:W21,22,K5:B1-12; squares 1-32 \
 as in lidraughts, 1 = b8, 32 = g1, or algebraic) or as Hub position strings (W followed by 32 \
-characters w/b/W/B/e for squares 1..32)."
+characters w/b/W/B/e for squares 1..32).\n\nWith no subcommand, or with `hub`, the engine speaks the Hub \
+protocol on standard input and output (see engine-protocol.md). Set RUST_LOG=debug to log the \
+protocol traffic on standard error."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol on standard input and output (the default without a subcommand).
+    Hub {
+        /// Parameters to set before the session, as `--name=value` (how lidraughts-bot passes its
+        /// engine_options), e.g. `onca hub --hash=256 --move-numbering=mirrored`. Same names and
+        /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
+        /// `error` lines.
+        #[arg(
+            value_name = "--NAME=VALUE",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        params: Vec<String>,
+    },
     /// Count the leaves of the legal move tree (checks the move generator). The last line is
     /// `<N> nodes <seconds> s <nodes per second> nps`.
     Perft {
@@ -51,183 +64,26 @@ enum Command {
         #[arg(long, short)]
         position: Option<String>,
     },
-    /// Endgame databases: generate them, or look a position up.
+    /// Search fixed positions to a fixed depth (the search's behaviour checksum). The last line is
+    /// `<N> nodes <nodes per second> nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = onca::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Search one position and print a line per iteration, then `bestmove <move>`.
+    Analyze(onca::analyze::AnalyzeArgs),
+    /// Endgame databases: generate them, check them, or look a position up.
     Egtb {
         #[command(subcommand)]
-        command: EgtbCommand,
+        command: onca::egtb::cli::EgtbCommand,
     },
-}
-
-#[derive(Subcommand)]
-enum EgtbCommand {
-    /// Generate every table up to N pieces (resumes: finished tables in DIR are kept). Progress and
-    /// an estimate of the time left go to stderr; a summary per piece count to stdout.
-    Generate {
-        /// Largest number of pieces.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6))]
-        pieces: u32,
-        /// Directory for the table files.
-        #[arg(long, default_value = "egtb")]
-        dir: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
-        threads: Option<u32>,
-        /// Also store distances to conversion for tables up to this many pieces.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6))]
-        distance_pieces: u32,
-    },
-    /// Check every loaded table against one ply of real move generation (values, and distances
-    /// where stored). Prints one line per table; fails if any position disagrees.
-    Verify {
-        /// Directory of the table files.
-        #[arg(long, default_value = "egtb")]
-        dir: PathBuf,
-        /// Check only tables with this many pieces or fewer.
-        #[arg(long, default_value_t = 5)]
-        pieces: u32,
-    },
-    /// Print a position's value by the tables and the best move(s).
-    Probe {
-        /// Position as FEN or Hub string.
-        #[arg(long, short)]
-        position: String,
-        /// Directory of the table files.
-        #[arg(long, default_value = "egtb")]
-        dir: PathBuf,
-    },
-}
-
-fn show_progress(progress: &Progress) {
-    for table in &progress.finished {
-        let name = table.key.map(|key| key.name()).unwrap_or_default();
-        if table.resumed {
-            eprintln!("  {name}: already on disk");
-        } else {
-            eprintln!(
-                "  {name}: {} positions, {} wins {} draws {} losses, longest {} plies, {:.1} s",
-                table.positions,
-                table.wins,
-                table.draws,
-                table.losses,
-                table.longest,
-                table.seconds
-            );
-        }
-    }
-    let eta = progress
-        .eta_seconds
-        .map_or_else(|| "-".to_string(), |seconds| format!("{seconds:.0} s"));
-    eprintln!(
-        "[{}/{} tables, {:.1}% of positions] elapsed {:.1} s, ETA {eta}",
-        progress.tables_done,
-        progress.tables_total,
-        100.0 * progress.positions_done as f64 / progress.positions_total.max(1) as f64,
-        progress.elapsed_seconds,
-    );
-}
-
-fn run_egtb(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
-    match command {
-        EgtbCommand::Generate {
-            pieces,
-            dir,
-            threads,
-            distance_pieces,
-        } => {
-            let mut pool = rayon::ThreadPoolBuilder::new();
-            if let Some(threads) = threads {
-                pool = pool.num_threads(threads as usize);
-            }
-            let pool = pool.build().context("cannot start worker threads")?;
-            let options = generate::Options {
-                max_pieces: pieces,
-                distance_pieces,
-                dir,
-            };
-            let started = Instant::now();
-            let (reports, _) =
-                pool.install(|| generate::generate(&options, &mut |p| show_progress(p)))?;
-            writeln!(
-                out,
-                "pieces tables positions wdl_bytes dtc_bytes seconds (resumed tables count 0 s)"
-            )?;
-            for count in 2..=pieces {
-                let rows: Vec<_> = reports
-                    .iter()
-                    .filter(|r| r.key.is_some_and(|key| key.pieces() == count))
-                    .collect();
-                let positions: u64 = rows.iter().map(|r| r.positions).sum();
-                let wdl: u64 = rows.iter().map(|r| r.wdl_bytes).sum();
-                let dtc: u64 = rows.iter().map(|r| r.dtc_bytes).sum();
-                let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
-                writeln!(
-                    out,
-                    "{count} {} {positions} {wdl} {dtc} {seconds:.1}",
-                    rows.len()
-                )?;
-            }
-            writeln!(out, "total {:.1} s", started.elapsed().as_secs_f64())?;
-        }
-        EgtbCommand::Verify { dir, pieces } => {
-            let tablebases = Tablebases::load(&dir)?;
-            for refused in tablebases.refused() {
-                eprintln!("onca: warning: {refused}");
-            }
-            let mut bad = 0;
-            for key in tablebases.keys() {
-                if key.pieces() > pieces {
-                    continue;
-                }
-                let started = Instant::now();
-                let report = verify::verify_table(&tablebases, key);
-                writeln!(
-                    out,
-                    "{key} {} positions {} mismatches ({}) {:.1} s {}",
-                    report.positions,
-                    report.mismatches,
-                    if report.with_distances {
-                        "wdl+distance"
-                    } else {
-                        "wdl"
-                    },
-                    started.elapsed().as_secs_f64(),
-                    report.examples.join(" ")
-                )?;
-                bad += report.mismatches;
-            }
-            if bad > 0 {
-                anyhow::bail!("{bad} positions disagree");
-            }
-        }
-        EgtbCommand::Probe { position, dir } => {
-            let position = fen::parse_position(&position).context("bad --position")?;
-            let tablebases = Tablebases::load(&dir)?;
-            for refused in tablebases.refused() {
-                eprintln!("onca: warning: {refused}");
-            }
-            match tablebases.best_moves(&position) {
-                None => writeln!(
-                    out,
-                    "not in the tables (complete up to {} pieces)",
-                    tablebases.max_pieces()
-                )?,
-                Some((result, moves)) => {
-                    match result.plies {
-                        Some(plies) => writeln!(
-                            out,
-                            "{}, {plies} {} to conversion",
-                            result.wdl,
-                            if plies == 1 { "ply" } else { "plies" }
-                        )?,
-                        None => writeln!(out, "{}", result.wdl)?,
-                    }
-                    let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
-                    writeln!(out, "best: {}", moves.join(" "))?;
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -237,10 +93,12 @@ fn read_position(text: Option<&str>) -> Result<Position> {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(command: Command) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match cli.command {
+    match command {
+        // Handled in `main` before stdout is locked here.
+        Command::Hub { .. } => {}
         Command::Perft {
             depth,
             position,
@@ -263,6 +121,13 @@ fn run(cli: Cli) -> Result<()> {
             let speed = nodes as f64 / seconds.max(1e-9);
             writeln!(out, "{nodes} nodes {seconds:.3} s {speed:.0} nps")?;
         }
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => onca::analyze::run_bench(depth, threads as usize, hash as usize, &mut out)?,
+        Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
+        Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
             let mut moves = movegen::legal_moves(&position);
@@ -271,14 +136,26 @@ fn run(cli: Cli) -> Result<()> {
                 writeln!(out, "{mv}")?;
             }
         }
-        Command::Egtb { command } => run_egtb(command, &mut out)?,
     }
     Ok(())
 }
 
 fn main() -> ExitCode {
+    // Silent unless RUST_LOG asks: Hub hosts may read our stderr as protocol output.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
-    match run(cli) {
+    let command = match cli.command {
+        None => {
+            onca::hub::run(std::io::stdin(), std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Hub { params }) => {
+            onca::hub::run_with_params(std::io::stdin(), std::io::stdout(), &params);
+            return ExitCode::SUCCESS;
+        }
+        Some(command) => command,
+    };
+    match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca: {error:#}");

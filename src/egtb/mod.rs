@@ -39,6 +39,7 @@
 //! the tables, must know that. Without the tables the engine works as before
 //! ([`Tablebases::empty`] answers `None` to everything).
 
+pub mod cli;
 pub mod codec;
 pub mod generate;
 pub mod index;
