@@ -449,9 +449,8 @@ struct ProgressState {
     pending: Vec<Report>,
     /// Whether the current report group (starting with multipv 1) is being written.
     group_written: bool,
-    /// The last line written, to skip a report that repeats it (the search may report the same
-    /// line again when it ends).
-    last_line: Option<Report>,
+    /// Whether any `info` line was written for this search.
+    wrote_any: bool,
 }
 
 impl Progress {
@@ -502,24 +501,11 @@ impl Progress {
         for report in &pending {
             self.write(&mut state, report);
         }
-        state.last_line.is_some()
+        state.wrote_any
     }
 
     fn write(&self, state: &mut ProgressState, report: &Report) {
-        let repeated = state.last_line.as_ref().is_some_and(|last| {
-            (last.depth, last.multipv, last.score, last.nodes, &last.pv)
-                == (
-                    report.depth,
-                    report.multipv,
-                    report.score,
-                    report.nodes,
-                    &report.pv,
-                )
-        });
-        if repeated {
-            return;
-        }
-        state.last_line = Some(report.clone());
+        state.wrote_any = true;
         let fields = InfoFields {
             depth: report.depth,
             score: report.score,

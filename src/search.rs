@@ -311,7 +311,14 @@ impl Searcher {
                 .unwrap_or(Depth::MAX.0 as u32)
                 .clamp(1, Depth::MAX.0 as u32),
         };
-        let outcomes = threads::run(&shared, &mut self.orderings[..threads], report);
+        // The closing report repeats the last iteration's unless the line changed since (a
+        // stopped iteration found a new best move, or skill picked another line): remember it.
+        let mut last_reported: Option<Report> = None;
+        let mut remembering = |line: &Report| {
+            last_reported = Some(line.clone());
+            report(line);
+        };
+        let outcomes = threads::run(&shared, &mut self.orderings[..threads], &mut remembering);
         let nodes = shared.total_nodes();
 
         let chosen = choose_line(&outcomes, multipv > 1 || weakness.is_some());
@@ -334,7 +341,7 @@ impl Searcher {
                 line = weakness.pick(&completed.lines, seed);
             }
         }
-        report(&Report {
+        let closing = Report {
             depth,
             seldepth: line.seldepth.max(depth),
             multipv: 1,
@@ -342,7 +349,16 @@ impl Searcher {
             nodes,
             elapsed: start.elapsed(),
             pv: line.pv.clone(),
+        };
+        let repeats = last_reported.is_some_and(|last| {
+            last == Report {
+                elapsed: last.elapsed,
+                ..closing.clone()
+            }
         });
+        if !repeats {
+            report(&closing);
+        }
         SearchResult {
             best: Some(line.mv),
             ponder: line.pv.get(1).copied(),
