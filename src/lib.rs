@@ -4,15 +4,23 @@
 //! Module map: [`square`] and [`bitboard`] are the board geometry, [`position`] the game state with
 //! its Zobrist key ([`zobrist`]), [`movegen`] every rule of movement and capture, [`moves`] the move
 //! type and Hub move notation, [`fen`] position text, [`pdn`] PDN move text, [`perft`] the
-//! move-generator check, [`game`] a game record and [`draw`] the draw rules.
+//! move-generator check, [`game`] a game record and [`draw`] the draw rules. Engine matches:
+//! [`hub_client`] drives Hub engines, [`match_runner`] referees games, [`openings`] holds the
+//! ballots, [`elo`] the statistics, [`pdn_game`] the game files and [`match_cli`] the command.
 
 pub mod bitboard;
 pub mod draw;
+pub mod elo;
 pub mod fen;
 pub mod game;
+pub mod hub_client;
+pub mod match_cli;
+pub mod match_runner;
 pub mod movegen;
 pub mod moves;
+pub mod openings;
 pub mod pdn;
+pub mod pdn_game;
 pub mod perft;
 pub mod position;
 pub mod square;

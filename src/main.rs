@@ -1,4 +1,4 @@
-//! The `onca` command line: subcommands for perft and move listing.
+//! The `onca` command line: subcommands for perft, move listing and engine matches.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -48,6 +48,9 @@ enum Command {
         #[arg(long, short)]
         position: Option<String>,
     },
+    /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
+    /// Progress goes to stderr, the summary to stdout.
+    Match(Box<onca::match_cli::MatchArgs>),
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -91,6 +94,7 @@ fn run(cli: Cli) -> Result<()> {
                 writeln!(out, "{mv}")?;
             }
         }
+        Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
     }
     Ok(())
 }
