@@ -141,7 +141,8 @@ pub enum Termination {
     IllegalMove(String),
     Crash(String),
     Hang(Duration),
-    FlagFall,
+    /// The clock ran out; the text says by how much.
+    FlagFall(String),
 }
 
 impl Termination {
@@ -154,7 +155,7 @@ impl Termination {
             Termination::IllegalMove(_) => "illegal move",
             Termination::Crash(_) => "crash",
             Termination::Hang(_) => "hang",
-            Termination::FlagFall => "flag fall",
+            Termination::FlagFall(_) => "flag fall",
         }
     }
 }
@@ -170,7 +171,7 @@ impl fmt::Display for Termination {
             Termination::Hang(limit) => {
                 write!(f, "hang: no move within {:.1} s", limit.as_secs_f64())
             }
-            Termination::FlagFall => f.write_str("flag fall"),
+            Termination::FlagFall(detail) => write!(f, "flag fall: {detail}"),
         }
     }
 }
@@ -439,7 +440,10 @@ fn play_game(
                     engine.kill();
                 }
                 let termination = match (error, config.limit) {
-                    (HubError::Timeout, Limit::Clock { .. }) => Termination::FlagFall,
+                    (HubError::Timeout, Limit::Clock { .. }) => Termination::FlagFall(format!(
+                        "no move within {:.3} s",
+                        allowed.as_secs_f64()
+                    )),
                     (HubError::Timeout, _) => Termination::Hang(allowed),
                     (other, _) => Termination::Crash(other.to_string()),
                 };
@@ -447,9 +451,16 @@ fn play_game(
             }
         };
         if let Limit::Clock { increment, .. } = config.limit {
-            clocks[mover] += increment - elapsed;
+            let available = clocks[mover] + increment;
+            clocks[mover] = available - elapsed;
             if clocks[mover] < -margin {
-                return report(&game, loss_for(mover), Termination::FlagFall, Some(mover));
+                let detail = format!("used {elapsed:.3} s of {available:.3} s");
+                return report(
+                    &game,
+                    loss_for(mover),
+                    Termination::FlagFall(detail),
+                    Some(mover),
+                );
             }
         }
         let legal = movegen::legal_moves(game.current());
