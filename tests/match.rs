@@ -175,7 +175,7 @@ fn an_engine_that_never_answers_loses_on_time() {
     );
     assert_eq!(
         clock.games[0].tag("Termination"),
-        Some("flag fall by fake-hang")
+        Some("flag fall: no move within 0.300 s by fake-hang")
     );
 }
 
