@@ -361,6 +361,11 @@ impl HubEngine {
         level: &str,
         deadline: Instant,
     ) -> Result<SearchAnswer, HubError> {
+        // Anything still queued (a second `done`, late `info`) belongs to an earlier exchange
+        // and must not be taken as the answer to this search.
+        while let Ok(line) = self.lines.try_recv() {
+            log::debug!("{}: dropped stale '{line}'", self.label);
+        }
         self.send(&format!(
             "pos pos={} moves=\"{}\"",
             quote_value(start),
