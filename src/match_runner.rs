@@ -30,6 +30,9 @@ use std::time::{Duration, Instant};
 /// How long an engine may take to answer `hub` and `init`.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The longest the runner waits for one move, whatever the limit says (about eleven days).
+const MAX_WAIT_SECONDS: f64 = 1e6;
+
 /// The search limit given to the engines for every move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Limit {
@@ -424,7 +427,8 @@ fn play_game(
                 config.hang_timeout.as_secs_f64(),
             ),
         };
-        let allowed = Duration::from_secs_f64(allowed);
+        // Capped so that absurd limits (--tc 1e30) cannot overflow the deadline arithmetic.
+        let allowed = Duration::from_secs_f64(allowed.clamp(0.0, MAX_WAIT_SECONDS));
         let Some(engine) = engines[mover].as_mut() else {
             let termination = Termination::Crash("engine not running".into());
             return report(&game, loss_for(mover), termination, Some(mover));
