@@ -21,6 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Arguments of `onca match`.
 #[derive(Args, Debug)]
+#[command(args_override_self = true)]
 #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
 pub struct MatchArgs {
     /// Engine command, given twice (split into words like a shell would, run without a shell).
