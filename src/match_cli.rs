@@ -72,6 +72,9 @@ pub struct MatchArgs {
     /// Seconds to wait for a move under --depth or --nodes before the engine counts as hung.
     #[arg(long, default_value_t = 60.0)]
     pub hang_timeout: f64,
+    /// Seconds an engine may take to answer `hub` (handshake) and `init`.
+    #[arg(long, default_value_t = 10.0)]
+    pub startup_timeout: f64,
 }
 
 /// Runs the match: progress on stderr, summary on `out`.
@@ -94,6 +97,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
     };
     let time_margin = seconds(args.time_margin, "--time-margin")?;
     let hang_timeout = seconds(args.hang_timeout, "--hang-timeout")?;
+    let startup_timeout = seconds(args.startup_timeout, "--startup-timeout")?;
     let sprt = args
         .sprt
         .as_deref()
@@ -111,7 +115,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
     for (index, argv) in argvs.iter().enumerate() {
         let mut engine = HubEngine::start(argv, &format!("probe{}", index + 1))
             .with_context(|| format!("engine {} ({})", index + 1, args.engines[index]))?;
-        let info = engine.handshake(Duration::from_secs(10)).with_context(|| {
+        let info = engine.handshake(startup_timeout).with_context(|| {
             format!(
                 "engine {} ({}): Hub handshake",
                 index + 1,
@@ -167,6 +171,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         seed,
         time_margin,
         hang_timeout,
+        startup_timeout,
         draw_rules: DrawRules::default(),
         sprt,
     };

@@ -27,9 +27,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer `hub` and `init`.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// The longest the runner waits for one move, whatever the limit says (about eleven days).
 const MAX_WAIT_SECONDS: f64 = 1e6;
 
@@ -131,6 +128,8 @@ pub struct MatchConfig {
     pub time_margin: Duration,
     /// How long to wait for a move under a depth or node limit before calling the engine hung.
     pub hang_timeout: Duration,
+    /// How long an engine may take to answer `hub` and `init`.
+    pub startup_timeout: Duration,
     pub draw_rules: DrawRules,
     pub sprt: Option<Sprt>,
 }
@@ -293,13 +292,13 @@ pub fn shuffled_order(n: usize, seed: u64) -> Vec<usize> {
 }
 
 /// Starts an engine and takes it through the handshake, options and `init`.
-fn start_engine(spec: &EngineSpec, label: &str) -> Result<HubEngine, HubError> {
+fn start_engine(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<HubEngine, HubError> {
     let mut engine = HubEngine::start(&spec.argv, label)?;
-    engine.handshake(STARTUP_TIMEOUT)?;
+    engine.handshake(timeout)?;
     for (name, value) in &spec.options {
         engine.set_param(name, value)?;
     }
-    engine.init(STARTUP_TIMEOUT)?;
+    engine.init(timeout)?;
     Ok(engine)
 }
 
@@ -343,7 +342,7 @@ fn play_game(
         if slot.is_none() {
             let spec = &config.engines[engine_index];
             let label = format!("{}#{worker}", spec.name);
-            match start_engine(spec, &label) {
+            match start_engine(spec, &label, config.startup_timeout) {
                 Ok(engine) => *slot = Some(engine),
                 Err(error) => {
                     let termination = Termination::Crash(error.to_string());

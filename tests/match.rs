@@ -58,7 +58,7 @@ fn an_illegal_move_loses_and_the_match_goes_on() {
         "illegal",
         &fake("legal"),
         &fake("illegal"),
-        &["--games", "2", "--movetime", "1"],
+        &["--games", "2", "--depth", "1"],
     );
     assert!(run.success, "{}", run.stderr);
     assert!(
@@ -92,7 +92,7 @@ fn an_engine_that_exits_mid_game_loses_and_is_restarted() {
         "crash",
         &fake("crash"),
         &fake("legal"),
-        &["--games", "4", "--movetime", "1", "--concurrency", "2"],
+        &["--games", "4", "--depth", "1", "--concurrency", "2"],
     );
     assert!(run.success, "{}", run.stderr);
     assert!(
@@ -124,6 +124,8 @@ fn an_engine_that_exits_mid_game_loses_and_is_restarted() {
 
 #[test]
 fn an_engine_that_never_answers_loses_on_time() {
+    // Timing is the subject here, so the margins are wide: the legal fake (Python starting a
+    // process per move) must answer within 1.1 s even on a loaded machine.
     let run = run_match(
         "hang",
         &fake("legal"),
@@ -134,7 +136,7 @@ fn an_engine_that_never_answers_loses_on_time() {
             "--movetime",
             "0.1",
             "--time-margin",
-            "0.2",
+            "1",
             "--openings",
             "start",
         ],
@@ -149,7 +151,7 @@ fn an_engine_that_never_answers_loses_on_time() {
         assert!(lost_by(game, "fake-hang"));
         assert_eq!(
             game.tag("Termination"),
-            Some("hang: no move within 0.3 s by fake-hang")
+            Some("hang: no move within 1.1 s by fake-hang")
         );
     }
     let clock = run_match(
@@ -284,6 +286,30 @@ fn bad_arguments_fail_with_a_message() {
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(!stderr.trim().is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn an_engine_that_never_answers_the_handshake_stops_the_match_with_a_message() {
+    let output = Command::new(ONCA)
+        .args([
+            "match",
+            "--engine",
+            &fake("mute"),
+            "--engine",
+            &fake("legal"),
+        ])
+        .args(["--games", "2", "--depth", "1", "--startup-timeout", "0.5"])
+        .output()
+        .expect("onca runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("engine 1")
+            && stderr.contains("fake_engine.py' mute")
+            && stderr.contains("Hub handshake")
+            && stderr.contains("did not answer in time"),
+        "{stderr}"
+    );
 }
 
 #[test]

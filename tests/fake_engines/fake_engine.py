@@ -9,6 +9,7 @@ then misbehaves as MODE says:
   illegal  answers every `go` with the move 32-1, which is never legal
   crash    plays a legal first move, then exits at its second `go` (mid-game)
   hang     answers the handshake and `init` but never answers `go`
+  mute     reads everything and never answers anything, not even `hub`
   junk     prints junk lines (unknown commands, bad quoting, binary bytes) before each answer,
            then plays like `legal`
 """
@@ -82,6 +83,8 @@ def main():
         if not words:
             continue
         command, args = words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        if MODE == "mute":
+            continue
         if command == "hub":
             send(f"id name=fake-{MODE} version=1 author=tests")
             send("param name=variant value=brazilian type=enum values=\"brazilian\"")
