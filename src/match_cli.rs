@@ -355,17 +355,18 @@ fn progress_line(
         None => report.termination.to_string(),
     };
     let mut line = format!(
-        "game {:>3}/{} #{} {} - {} {} ({how}) | {} - {} - {} [{:.3}] | {}",
+        "game {:>3}/{} #{} {} - {} {} ({how}) | {}: +{} -{} ={} score {:.1}% | {}",
         state.finished,
         config.games,
         report.number,
         names[report.white],
         names[1 - report.white],
         report.result.pdn(),
+        names[0],
         tally.wins,
         tally.losses,
         tally.draws,
-        score,
+        100.0 * score,
         elo_text(tally)
     );
     if let Some(sprt) = &config.sprt {
@@ -389,7 +390,7 @@ fn write_summary(
     )?;
     writeln!(
         out,
-        "Score of {} vs {}: {} - {} - {} [{:.3}] {} games",
+        "Score of {} vs {}: {} - {} - {} [{:.3}] {} games (wins - losses - draws)",
         names[0],
         names[1],
         tally.wins,
