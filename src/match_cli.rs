@@ -351,7 +351,10 @@ fn progress_line(
     let tally = &state.tally;
     let score = tally.score().unwrap_or(0.5);
     let how = match report.loser {
-        Some(index) => format!("{}, {}", report.termination, names[index]),
+        Some(index) if report.termination == match_runner::Termination::NoLegalMove => {
+            format!("{} has no legal move", names[index])
+        }
+        Some(index) => format!("{} by {}", report.termination, names[index]),
         None => report.termination.to_string(),
     };
     let mut line = format!(
