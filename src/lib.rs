@@ -11,6 +11,8 @@
 //!   [`tt`], [`ordering`], [`params`], [`timeman`], [`limits`], [`score`], [`eval`], [`bench`],
 //!   [`analyze`];
 //! * Hub protocol: [`hub`] and its `hub_*` modules;
+//! * engine matches: [`hub_client`] (drives Hub engines), [`match_runner`] (referees games),
+//!   [`openings`] (ballots), [`elo`] (statistics), [`pdn_game`] (game files), [`match_cli`];
 //! * endgame databases: [`egtb`].
 
 pub mod analyze;
@@ -18,10 +20,12 @@ pub mod bench;
 pub mod bitboard;
 pub mod draw;
 pub mod egtb;
+pub mod elo;
 pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod hub;
+pub mod hub_client;
 pub mod hub_command;
 pub mod hub_input;
 pub mod hub_numbering;
@@ -29,11 +33,15 @@ pub mod hub_output;
 pub mod hub_params;
 pub mod hub_session;
 pub mod limits;
+pub mod match_cli;
+pub mod match_runner;
 pub mod movegen;
 pub mod moves;
+pub mod openings;
 pub mod ordering;
 pub mod params;
 pub mod pdn;
+pub mod pdn_game;
 pub mod perft;
 pub mod position;
 pub mod score;

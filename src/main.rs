@@ -1,5 +1,5 @@
 //! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
-//! perft, move listing, bench, analysis and the endgame databases.
+//! perft, move listing, bench, analysis, engine matches and the endgame databases.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -79,6 +79,9 @@ enum Command {
     },
     /// Search one position and print a line per iteration, then `bestmove <move>`.
     Analyze(onca::analyze::AnalyzeArgs),
+    /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
+    /// Progress goes to stderr, the summary to stdout.
+    Match(Box<onca::match_cli::MatchArgs>),
     /// Endgame databases: generate them, check them, or look a position up.
     Egtb {
         #[command(subcommand)]
@@ -127,6 +130,7 @@ fn run(command: Command) -> Result<()> {
             hash,
         } => onca::analyze::run_bench(depth, threads as usize, hash as usize, &mut out)?,
         Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
+        Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
         Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;

@@ -1,0 +1,483 @@
+//! The host side of the Hub protocol: starting an engine process and talking to it safely.
+//!
+//! Used by anything that drives engines (the match runner first). Engines are untrusted: they may
+//! print junk, never answer, or exit at any moment. So every engine gets a reader thread that
+//! turns its standard output into lines on a channel, every wait has a deadline, junk lines are
+//! logged and skipped, and the process is killed when the [`HubEngine`] is dropped. Engine
+//! commands are split into words like a shell would (quotes and backslashes), but no shell runs.
+
+use crossbeam::channel::{self, Receiver, RecvTimeoutError};
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest engine output line kept whole; longer lines are cut into pieces (junk either way).
+const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Why talking to an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubError {
+    /// The process could not be started.
+    Spawn(String),
+    /// The engine closed its output or exited.
+    Exited,
+    /// No expected answer before the deadline.
+    Timeout,
+    /// Writing to the engine failed (it has most likely exited).
+    Write(String),
+}
+
+impl fmt::Display for HubError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HubError::Spawn(why) => write!(f, "cannot start engine: {why}"),
+            HubError::Exited => f.write_str("engine exited"),
+            HubError::Timeout => f.write_str("engine did not answer in time"),
+            HubError::Write(why) => write!(f, "cannot write to engine: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for HubError {}
+
+/// A parsed Hub line: a command word and its `name=value` arguments (a bare name has no value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubMessage {
+    pub command: String,
+    pub arguments: Vec<(String, Option<String>)>,
+}
+
+impl HubMessage {
+    /// The value of argument `name`, if present with a value.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.arguments
+            .iter()
+            .find(|(key, _)| key == name)
+            .and_then(|(_, value)| value.as_deref())
+    }
+}
+
+/// Parses one Hub line. Returns None for an empty line or an unterminated quote.
+pub fn parse_message(line: &str) -> Option<HubMessage> {
+    let mut chars = line.trim().chars().peekable();
+    let command: String = chars.by_ref().take_while(|c| !c.is_whitespace()).collect();
+    if command.is_empty() {
+        return None;
+    }
+    let mut arguments = Vec::new();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut name = String::new();
+        while let Some(c) = chars.next_if(|c| !c.is_whitespace() && *c != '=') {
+            name.push(c);
+        }
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if chars.next_if_eq(&'=').is_none() {
+            arguments.push((name, None));
+            continue;
+        }
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let mut value = String::new();
+        if chars.next_if_eq(&'"').is_some() {
+            loop {
+                match chars.next() {
+                    Some('"') => break,
+                    Some(c) => value.push(c),
+                    None => return None,
+                }
+            }
+        } else {
+            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+                value.push(c);
+            }
+        }
+        arguments.push((name, Some(value)));
+    }
+    Some(HubMessage { command, arguments })
+}
+
+/// A value as it must appear on the wire: bare if it can be, else quoted. Hub quotes have no
+/// escapes, so a double quote inside a value becomes a single quote.
+pub fn quote_value(value: &str) -> String {
+    let bare =
+        !value.is_empty() && !value.contains(|c: char| c.is_whitespace() || c == '=' || c == '"');
+    if bare {
+        value.to_string()
+    } else {
+        format!("\"{}\"", value.replace('"', "'"))
+    }
+}
+
+/// Splits an engine command into words like a POSIX shell would: blanks separate words, single
+/// quotes keep everything literally, double quotes keep blanks, a backslash escapes the next
+/// character. No variables, globs or pipes: no shell is run.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(inner) => word.push(inner),
+                        None => return Err(format!("unterminated ' in command '{text}'")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(escaped) => word.push(escaped),
+                            None => return Err(format!("command '{text}' ends with a backslash")),
+                        },
+                        Some(inner) => word.push(inner),
+                        None => return Err(format!("unterminated \" in command '{text}'")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(escaped) => word.push(escaped),
+                    None => return Err(format!("command '{text}' ends with a backslash")),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(words)
+}
+
+/// A parameter an engine declared in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineParam {
+    pub name: String,
+    pub value: Option<String>,
+    pub kind: Option<String>,
+}
+
+/// What the engine said about itself in the handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineInfo {
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub author: Option<String>,
+    pub params: Vec<EngineParam>,
+}
+
+/// The answer to `go think`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchAnswer {
+    /// The move text exactly as sent (may be illegal; the referee checks it).
+    pub best_move: String,
+    pub ponder: Option<String>,
+    /// The last `info` line's score, if any.
+    pub score: Option<String>,
+    pub depth: Option<String>,
+}
+
+/// A running engine process that speaks Hub.
+pub struct HubEngine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    label: String,
+}
+
+impl HubEngine {
+    /// Starts `argv[0]` with the other words as arguments, standard error discarded.
+    pub fn start(argv: &[String], label: &str) -> Result<HubEngine, HubError> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| HubError::Spawn("empty command".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|error| HubError::Spawn(format!("{program}: {error}")))?;
+        let stdin = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| HubError::Spawn("no standard output pipe".into()))?;
+        let (sender, lines) = channel::unbounded();
+        let thread_label = label.to_string();
+        thread::Builder::new()
+            .name(format!("hub-reader-{label}"))
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buffer = Vec::new();
+                loop {
+                    buffer.clear();
+                    match (&mut reader)
+                        .take(MAX_LINE_BYTES)
+                        .read_until(b'\n', &mut buffer)
+                    {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buffer).trim().to_string();
+                            log::debug!("{thread_label} > {line}");
+                            if sender.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+                // Dropping the sender tells the host that the engine's output is closed.
+            })
+            .map_err(|error| HubError::Spawn(format!("reader thread: {error}")))?;
+        Ok(HubEngine {
+            child,
+            stdin,
+            lines,
+            label: label.to_string(),
+        })
+    }
+
+    /// The label used in logs.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), HubError> {
+        log::debug!("{} < {line}", self.label);
+        let stdin = self.stdin.as_mut().ok_or(HubError::Exited)?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+            .map_err(|error| HubError::Write(error.to_string()))
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, HubError> {
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(HubError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(HubError::Exited),
+        }
+    }
+
+    /// Reads until a line with command `command`, skipping (and logging) anything else.
+    fn wait_for(&mut self, command: &str, deadline: Instant) -> Result<HubMessage, HubError> {
+        loop {
+            let line = self.read_line(deadline)?;
+            match parse_message(&line) {
+                Some(message) if message.command == command => return Ok(message),
+                Some(message) if message.command == "error" => {
+                    log::warn!("{}: error from engine: {line}", self.label)
+                }
+                _ => log::debug!(
+                    "{}: skipped '{line}' while waiting for {command}",
+                    self.label
+                ),
+            }
+        }
+    }
+
+    /// `hub` and everything up to `wait`: the engine's id and parameters.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<EngineInfo, HubError> {
+        let deadline = Instant::now() + timeout;
+        self.send("hub")?;
+        let mut info = EngineInfo::default();
+        loop {
+            let line = self.read_line(deadline)?;
+            let Some(message) = parse_message(&line) else {
+                continue;
+            };
+            match message.command.as_str() {
+                "id" => {
+                    info.name = message.get("name").map(str::to_string);
+                    info.version = message.get("version").map(str::to_string);
+                    info.author = message.get("author").map(str::to_string);
+                }
+                "param" => {
+                    if let Some(name) = message.get("name") {
+                        info.params.push(EngineParam {
+                            name: name.to_string(),
+                            value: message.get("value").map(str::to_string),
+                            kind: message.get("type").map(str::to_string),
+                        });
+                    }
+                }
+                "wait" => return Ok(info),
+                _ => log::debug!("{}: skipped '{line}' in handshake", self.label),
+            }
+        }
+    }
+
+    /// `set-param name=... value=...`.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
+        self.send(&format!(
+            "set-param name={} value={}",
+            quote_value(name),
+            quote_value(value)
+        ))
+    }
+
+    /// `init`, then waits for `ready`.
+    pub fn init(&mut self, timeout: Duration) -> Result<(), HubError> {
+        self.send("init")?;
+        self.wait_for("ready", Instant::now() + timeout).map(|_| ())
+    }
+
+    /// Sends the position (start position as a Hub string plus every move since) and the limits,
+    /// starts a search and waits for `done` until `deadline`.
+    pub fn think(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        level: &str,
+        deadline: Instant,
+    ) -> Result<SearchAnswer, HubError> {
+        // Anything still queued (a second `done`, late `info`) belongs to an earlier exchange
+        // and must not be taken as the answer to this search.
+        while let Ok(line) = self.lines.try_recv() {
+            log::debug!("{}: dropped stale '{line}'", self.label);
+        }
+        self.send(&format!(
+            "pos pos={} moves=\"{}\"",
+            quote_value(start),
+            moves.join(" ")
+        ))?;
+        self.send(level)?;
+        self.send("go think")?;
+        let mut score = None;
+        let mut depth = None;
+        loop {
+            let line = self.read_line(deadline)?;
+            let Some(message) = parse_message(&line) else {
+                log::debug!("{}: skipped '{line}' while thinking", self.label);
+                continue;
+            };
+            match message.command.as_str() {
+                "info" => {
+                    score = message.get("score").map(str::to_string).or(score);
+                    depth = message.get("depth").map(str::to_string).or(depth);
+                }
+                "done" => {
+                    return Ok(SearchAnswer {
+                        best_move: message.get("move").unwrap_or("").to_string(),
+                        ponder: message.get("ponder").map(str::to_string),
+                        score,
+                        depth,
+                    })
+                }
+                "error" => log::warn!("{}: error from engine: {line}", self.label),
+                _ => log::debug!("{}: skipped '{line}' while thinking", self.label),
+            }
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Kills the process at once (for an engine that hangs).
+    pub fn kill(mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for HubEngine {
+    /// Asks the engine to quit, gives it a moment, then kills it: no process outlives its host.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.send("quit");
+            self.stdin = None;
+            let patience = Instant::now() + Duration::from_millis(200);
+            while Instant::now() < patience {
+                if !matches!(self.child.try_wait(), Ok(None)) {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_hub_lines() {
+        let message = parse_message("  done move=26x17x22  ponder = 11-15 \r").expect("a message");
+        assert_eq!(message.command, "done");
+        assert_eq!(message.get("move"), Some("26x17x22"));
+        assert_eq!(message.get("ponder"), Some("11-15"));
+        let message = parse_message("param name=x value=\"a b\" type=string flag").expect("msg");
+        assert_eq!(message.get("value"), Some("a b"));
+        assert_eq!(message.arguments.last(), Some(&("flag".to_string(), None)));
+        let message = parse_message("pos moves=\"\"").expect("msg");
+        assert_eq!(message.get("moves"), Some(""));
+        assert_eq!(parse_message("   "), None);
+        assert_eq!(parse_message("info pv=\"22-18"), None);
+    }
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(quote_value("abc"), "abc");
+        assert_eq!(quote_value(""), "\"\"");
+        assert_eq!(quote_value("a b"), "\"a b\"");
+        assert_eq!(quote_value("say \"x\""), "\"say 'x'\"");
+    }
+
+    #[test]
+    fn splits_commands_like_a_shell() {
+        assert_eq!(
+            split_command("python3  'my dir/e.py' --x \"a b\" c\\ d").expect("valid"),
+            vec!["python3", "my dir/e.py", "--x", "a b", "c d"]
+        );
+        assert_eq!(split_command("a ''").expect("valid"), vec!["a", ""]);
+        assert!(split_command("  ").is_err());
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("a \"b").is_err());
+        assert!(split_command("a\\").is_err());
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let argv = vec!["/nonexistent/engine-binary".to_string()];
+        assert!(matches!(
+            HubEngine::start(&argv, "x"),
+            Err(HubError::Spawn(_))
+        ));
+    }
+}
