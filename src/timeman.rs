@@ -5,7 +5,9 @@
 //! the increment. The soft deadline is half of it, stretched or shrunk by how the search is going
 //! (best move stable: stop early; best move changing or score dropping: think longer). The hard
 //! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
-//! fixed move time is one hard deadline. While pondering no deadline applies; after a ponder hit the
+//! fixed move time is one hard deadline, less the overhead, but the overhead takes at most half of
+//! it: otherwise a host's short move time (say 0.05 s against the default 50 ms overhead) would leave
+//! nothing to search with. While pondering no deadline applies; after a ponder hit the
 //! deadlines count from the hit.
 
 use crate::limits::Limits;
@@ -63,7 +65,9 @@ impl TimeManager {
                 hard = Some(hard_deadline.max(MIN_DEADLINE));
             }
             if let Some(move_time) = limits.move_time {
-                let fixed = move_time.saturating_sub(move_overhead).max(MIN_DEADLINE);
+                let fixed = move_time
+                    .saturating_sub(move_overhead.min(move_time / 2))
+                    .max(MIN_DEADLINE);
                 hard = Some(hard.map_or(fixed, |h: Duration| h.min(fixed)));
             }
         }
