@@ -26,8 +26,10 @@ Facts about py-draughts 1.10 this relies on (read from its source):
   on (from, to, set of captured squares).
 * `SimpleEngine(depth_limit, time_limit)`: iterative deepening; it checks the clock every 2048
   nodes and after each iteration, and keeps the move of the last finished iteration.
-  `get_best_move(board, with_evaluation=True)` returns (move, score in men for the side to
-  move). Setting `engine.stop_search = True` makes the running search unwind.
+  `get_best_move(board)` returns the move; scores are in men for the side to move, about
+  +-1000 for a won/lost line. It logs (loguru, DEBUG) `Depth d: Score s, ...` after each
+  iteration; we read depth and score from there, skipping iterations cut short by the clock
+  (their score is a bound, +-10000). `engine.stop_search = True` makes the search unwind.
 """
 
 import argparse
@@ -36,6 +38,7 @@ import threading
 import time
 
 from draughts import BrazilianBoard, SimpleEngine
+from loguru import logger
 from draughts.models import Color
 
 DEFAULT_MOVE_TIME = 0.1
@@ -220,24 +223,44 @@ class Hub:
             self.send('done move=""')
             return
         self.engine.time_limit = max(move_time * TIME_FRACTION, 0.001)
+        iterations = []  # (depth, score) of each iteration that finished before any stop
+        engine = self.engine
+
+        def record(message):
+            # SimpleEngine logs "Depth d: Score s, ..." after every iteration, also after ones
+            # the clock cut short; those end with stop_search already set, so they are skipped.
+            text = message.record["message"]
+            if text.startswith("Depth ") and not engine.stop_search:
+                try:
+                    depth_text, rest = text[6:].split(":", 1)
+                    score_text = rest.split("Score", 1)[1].split(",", 1)[0]
+                    iterations.append((int(depth_text), float(score_text)))
+                except (ValueError, IndexError):
+                    pass
+
+        sink = logger.add(record, level="DEBUG", filter="draughts.engines.simple")
         try:
-            move, score = self.engine.get_best_move(board, with_evaluation=True)
+            move = engine.get_best_move(board)
         except Exception as failure:  # keep one done per go whatever happens inside
             self.error(f"search failed: {failure!r}")
-            move, score = legal[0], 0.0
-        keys = {move_key(m): m for m in legal}
+            move = legal[0]
+        finally:
+            logger.remove(sink)
+        keys = {move_key(m) for m in legal}
         if move_key(move) not in keys:
             # A stale table move would be illegal; never send one.
             self.error(f"SimpleEngine chose {move_to_hub(move)}, not legal here")
             move = legal[0]
         elapsed = time.monotonic() - started
-        nodes = self.engine.nodes
-        if abs(score) >= 1000.0:
-            # A search cut short by the clock reports its unfinished iteration's bound
-            # (+-10000), not a score: say nothing rather than something false.
-            score = 0.0
-        score = max(min(float(score), 99.99), -99.99)
-        self.send(f'info depth=0 mean-depth=0.0 score={score:.2f} nodes={nodes} '
+        nodes = engine.nodes
+        depth, score = iterations[-1] if iterations else (0, 0.0)
+        if abs(score) >= 900.0:
+            # A won/lost line: SimpleEngine scores it 1000 minus (depth_limit - remaining depth),
+            # which is no distance in plies, so only the verdict is passed on.
+            score = 99.0 if score > 0 else -99.0
+        else:
+            score = max(min(score, 75.0), -75.0)
+        self.send(f'info depth={depth} mean-depth={depth}.0 score={score:.2f} nodes={nodes} '
                   f'time={elapsed:.3f} nps={nodes / max(elapsed, 1e-6) / 1e6:.2f} '
                   f'pv="{move_to_hub(move)}"')
         self.send(f"done move={move_to_hub(move)}")
