@@ -322,6 +322,29 @@ trait CaptureSink {
     fn leave(&mut self) {}
 }
 
+/// How a finished route compares with the longest captures kept so far (the majority rule).
+enum Majority {
+    Fewer,
+    AsMany,
+    /// Takes more pieces than anything kept: the kept routes are no longer legal.
+    More,
+}
+
+/// Compares a route capturing `captured` with `best` (the most pieces any kept route takes) and
+/// raises `best` when the route takes more.
+#[inline(always)]
+fn majority(best: &mut u32, captured: Bitboard) -> Majority {
+    let count = captured.count();
+    if count < *best {
+        Majority::Fewer
+    } else if count == *best {
+        Majority::AsMany
+    } else {
+        *best = count;
+        Majority::More
+    }
+}
+
 struct ListSink<'a> {
     list: &'a mut MoveList,
     best: u32,
@@ -330,20 +353,20 @@ struct ListSink<'a> {
 impl CaptureSink for ListSink<'_> {
     #[inline(always)]
     fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
-        let count = captured.count();
-        if count < self.best {
-            return;
-        }
-        if count > self.best {
-            self.best = count;
-            self.list.clear();
-        } else if count > 1
-            && self
-                .list
-                .iter()
-                .any(|mv| mv.from == from && mv.to == to && mv.captured == captured)
-        {
-            return; // the same move by another route
+        match majority(&mut self.best, captured) {
+            Majority::Fewer => return,
+            Majority::More => self.list.clear(),
+            Majority::AsMany => {
+                // A single capture has only one route; longer ones may repeat a kept move.
+                let seen = captured.count() > 1
+                    && self
+                        .list
+                        .iter()
+                        .any(|mv| mv.from == from && mv.to == to && mv.captured == captured);
+                if seen {
+                    return;
+                }
+            }
         }
         self.list.push(Move { from, to, captured });
     }
@@ -467,13 +490,10 @@ struct RouteSink {
 
 impl CaptureSink for RouteSink {
     fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
-        let count = captured.count();
-        if count < self.best {
-            return;
-        }
-        if count > self.best {
-            self.best = count;
-            self.routes.clear();
+        match majority(&mut self.best, captured) {
+            Majority::Fewer => return,
+            Majority::More => self.routes.clear(),
+            Majority::AsMany => {}
         }
         let mv = Move { from, to, captured };
         self.routes.push(CaptureRoute {
