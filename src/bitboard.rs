@@ -107,13 +107,14 @@ impl Bitboard {
         self.0 & (1 << square.bit()) != 0
     }
 
-    /// The lowest-numbered square of a non-empty set.
+    /// The lowest-numbered square, if any.
     #[inline(always)]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+        let bits = self.0 & Bitboard::BOARD.0;
+        if bits == 0 {
             None
         } else {
-            Square::from_bit(self.0.trailing_zeros())
+            Some(Square::from_board_bit(bits.trailing_zeros()))
         }
     }
 
@@ -150,12 +151,13 @@ impl Bitboard {
     }
 
     /// Squares in numbering order.
+    #[inline(always)]
     pub fn squares(self) -> SquareIter {
-        SquareIter(self.0)
+        SquareIter(self.0 & Bitboard::BOARD.0)
     }
 }
 
-/// Iterator over the squares of a set, lowest number first.
+/// Iterator over the squares of a set, lowest number first. Holds only playable-square bits.
 pub struct SquareIter(u64);
 
 impl Iterator for SquareIter {
@@ -168,7 +170,7 @@ impl Iterator for SquareIter {
         }
         let bit = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Square::from_bit(bit)
+        Some(Square::from_board_bit(bit))
     }
 }
 

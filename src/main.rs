@@ -1,4 +1,5 @@
-//! The `onca` command line: subcommands for perft, move listing and engine matches.
+//! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
+//! perft, move listing and engine matches (`match`).
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -18,15 +19,30 @@ use std::time::Instant;
     long_about = "Onça: a Brazilian draughts engine (8x8 board, flying kings, men capture backwards, \
 the majority capture is compulsory).\n\nPositions are given as FEN (W:W21,22,K5:B1-12; squares 1-32 \
 as in lidraughts, 1 = b8, 32 = g1, or algebraic) or as Hub position strings (W followed by 32 \
-characters w/b/W/B/e for squares 1..32)."
+characters w/b/W/B/e for squares 1..32).\n\nWith no subcommand, or with `hub`, the engine speaks the Hub \
+protocol on standard input and output (see engine-protocol.md). Set RUST_LOG=debug to log the \
+protocol traffic on standard error."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol on standard input and output (the default without a subcommand).
+    Hub {
+        /// Parameters to set before the session, as `--name=value` (how lidraughts-bot passes its
+        /// engine_options), e.g. `onca hub --hash=256 --move-numbering=mirrored`. Same names and
+        /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
+        /// `error` lines.
+        #[arg(
+            value_name = "--NAME=VALUE",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        params: Vec<String>,
+    },
     /// Count the leaves of the legal move tree (checks the move generator). The last line is
     /// `<N> nodes <seconds> s <nodes per second> nps`.
     Perft {
@@ -48,6 +64,21 @@ enum Command {
         #[arg(long, short)]
         position: Option<String>,
     },
+    /// Search fixed positions to a fixed depth (the search's behaviour checksum). The last line is
+    /// `<N> nodes <nodes per second> nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = onca::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Search one position and print a line per iteration, then `bestmove <move>`.
+    Analyze(onca::analyze::AnalyzeArgs),
     /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
     /// Progress goes to stderr, the summary to stdout.
     Match(Box<onca::match_cli::MatchArgs>),
@@ -60,10 +91,12 @@ fn read_position(text: Option<&str>) -> Result<Position> {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(command: Command) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match cli.command {
+    match command {
+        // Handled in `main` before stdout is locked here.
+        Command::Hub { .. } => {}
         Command::Perft {
             depth,
             position,
@@ -86,6 +119,12 @@ fn run(cli: Cli) -> Result<()> {
             let speed = nodes as f64 / seconds.max(1e-9);
             writeln!(out, "{nodes} nodes {seconds:.3} s {speed:.0} nps")?;
         }
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => onca::analyze::run_bench(depth, threads as usize, hash as usize, &mut out)?,
+        Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
             let mut moves = movegen::legal_moves(&position);
@@ -100,8 +139,21 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Silent unless RUST_LOG asks: Hub hosts may read our stderr as protocol output.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
-    match run(cli) {
+    let command = match cli.command {
+        None => {
+            onca::hub::run(std::io::stdin(), std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Hub { params }) => {
+            onca::hub::run_with_params(std::io::stdin(), std::io::stdout(), &params);
+            return ExitCode::SUCCESS;
+        }
+        Some(command) => command,
+    };
+    match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca: {error:#}");

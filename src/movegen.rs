@@ -272,11 +272,8 @@ fn generate_quiet(position: &Position, list: &mut MoveList) {
 /// The square one step against `direction` from `square`, which must exist.
 #[inline(always)]
 fn back_step(square: Square, direction: Direction) -> Square {
-    let bit = (square.bit() as i32 - direction.offset()) as u32;
-    match Square::from_bit(bit) {
-        Some(from) => from,
-        None => unreachable!("a move's origin is on the board"),
-    }
+    // The target came from stepping a piece of the board, so the origin is a board square.
+    Square::from_board_bit((square.bit() as i32 - direction.offset()) as u32)
 }
 
 /// The number of legal moves, counting quiet moves without listing them (perft's last ply).

@@ -163,7 +163,7 @@ impl Position {
     }
 
     /// The position after a legal move of the side to move.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.side;
         let from = Bitboard::from_square(mv.from);

@@ -32,6 +32,14 @@ impl Square {
         Some(Square(bit as u8))
     }
 
+    /// The square at a bit index already known to be a playable square (a member of
+    /// [`crate::bitboard::Bitboard::BOARD`]); skips the check that [`Square::from_bit`] makes.
+    #[inline(always)]
+    pub(crate) const fn from_board_bit(bit: u32) -> Square {
+        debug_assert!(bit <= 34 && bit % 9 != 8);
+        Square(bit as u8)
+    }
+
     /// The standard number, 1..=32.
     pub const fn number(self) -> u32 {
         let bit = self.0 as u32;

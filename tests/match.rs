@@ -313,7 +313,6 @@ fn an_engine_that_never_answers_the_handshake_stops_the_match_with_a_message() {
 }
 
 #[test]
-#[ignore = "needs the Hub front end from branch engine"]
 fn onca_plays_itself() {
     let engine = format!("'{ONCA}' hub");
     let run = run_match(

@@ -7,6 +7,7 @@ Run it with the Python of a virtualenv that has pydraughts==0.6.7
 
     .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py < positions.txt
     .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py --selftest
+    .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py --plain < positions.txt
 
 Input: one position per line, in FEN form `W:W21,22,K5:B1-12` (side to move,
 white list, black list; `K` marks a king, ranges `a-b` are allowed, either list
@@ -22,7 +23,9 @@ One entry per distinct (from, to, sorted captured set): pydraughts lists one
 entry per capture route, and routes that differ only in their intermediate
 stops are merged here. `after` is the Hub position string (side to move, then
 32 characters `w` `b` `W` `B` `e` for squares 1..32) after playing one of the
-routes in pydraughts. Entries are sorted by (from, to, captured). A position
+routes in pydraughts. With `--plain` the same answer is one line of words,
+`moves 22-18=B... 26x17x22=W...` (Hub move `=` position after) or
+`error <message>`, for readers without a JSON parser. Entries are sorted by (from, to, captured). A position
 without legal moves gives `{"moves": []}`; a line that cannot be read, or on
 which pydraughts raises or behaves inconsistently, gives `{"error": "..."}`.
 
@@ -268,10 +271,26 @@ def process_line(line):
         return {"error": msg}
 
 
-def run_filter(stdin, stdout):
+def plain(result):
+    """The one-line text form read by the Rust test (no JSON parser there):
+    `moves 22-18=B... 26x17x22=W...` or `error <message>`."""
+    if "error" in result:
+        return "error " + result["error"].replace("\n", " ")
+    words = ["moves"]
+    for m in result["moves"]:
+        if m["captured"]:
+            text = f'{m["from"]}x{m["to"]}' + "".join(f"x{c}" for c in m["captured"])
+        else:
+            text = f'{m["from"]}-{m["to"]}'
+        words.append(f'{text}={m["after"]}')
+    return " ".join(words)
+
+
+def run_filter(stdin, stdout, as_plain=False):
     for line in stdin:
         line = line.rstrip("\r\n")
-        stdout.write(json.dumps(process_line(line)) + "\n")
+        result = process_line(line)
+        stdout.write((plain(result) if as_plain else json.dumps(result)) + "\n")
         stdout.flush()
 
 
@@ -391,10 +410,11 @@ def main(argv):
     set_speedup(True)
     if len(argv) > 1 and argv[1] == "--selftest":
         return selftest()
-    if len(argv) > 1:
-        sys.stderr.write("usage: pydraughts_oracle.py [--selftest] < fens\n")
+    as_plain = len(argv) > 1 and argv[1] == "--plain"
+    if len(argv) > 1 and not as_plain:
+        sys.stderr.write("usage: pydraughts_oracle.py [--selftest | --plain] < fens\n")
         return 2
-    run_filter(sys.stdin, sys.stdout)
+    run_filter(sys.stdin, sys.stdout, as_plain)
     return 0
 
 

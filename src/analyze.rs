@@ -1,0 +1,206 @@
+//! Text for the `onca analyze` and `onca bench` subcommands: the board diagram and the progress
+//! lines. The search itself never prints; this module turns its reports into text.
+
+use crate::position::{Color, Position};
+use crate::search::Report;
+use crate::square::Square;
+use std::fmt::Write;
+
+/// An ASCII diagram: pieces on the left (`w` `b` men, `W` `B` kings, `.` empty dark square),
+/// square numbers on the right, White at the bottom.
+pub fn board_diagram(position: &Position) -> String {
+    let mut text = String::new();
+    let _ = writeln!(text, "   a  b  c  d  e  f  g  h");
+    for rank in (1..=8u32).rev() {
+        let mut pieces = String::new();
+        let mut numbers = String::new();
+        for file in 0..8u32 {
+            match Square::from_file_rank(file, rank) {
+                Some(square) => {
+                    let symbol = match position.piece_at(square) {
+                        None => '.',
+                        Some(piece) => match (piece.color, piece.king) {
+                            (Color::White, false) => 'w',
+                            (Color::White, true) => 'W',
+                            (Color::Black, false) => 'b',
+                            (Color::Black, true) => 'B',
+                        },
+                    };
+                    let _ = write!(pieces, "  {symbol}");
+                    let _ = write!(numbers, "{:>3}", square.number());
+                }
+                None => {
+                    pieces.push_str("   ");
+                    numbers.push_str("   ");
+                }
+            }
+        }
+        let _ = writeln!(text, "{rank}{pieces}   {rank}{numbers}");
+    }
+    let side = match position.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let _ = write!(text, "{side} to move   {}", crate::fen::to_fen(position));
+    text
+}
+
+/// One progress line: `depth D/SEL [multipv K] score S nodes N nps X time T pv M M ...`.
+pub fn report_line(report: &Report, multipv: bool) -> String {
+    let seconds = report.elapsed.as_secs_f64();
+    let nps = (report.nodes as f64 / seconds.max(1e-6)) as u64;
+    let mut line = format!("depth {}/{}", report.depth, report.seldepth);
+    if multipv {
+        let _ = write!(line, " multipv {}", report.multipv);
+    }
+    let score = match report.score.plies_to_win() {
+        Some(plies) if plies >= 0 => format!("win in {plies}"),
+        Some(plies) => format!("loss in {}", -plies),
+        None => format!("{:+.2}", report.score.men()),
+    };
+    let _ = write!(
+        line,
+        " score {score} nodes {} nps {nps} time {seconds:.3} pv",
+        report.nodes
+    );
+    for mv in &report.pv {
+        let _ = write!(line, " {mv}");
+    }
+    line
+}
+
+/// Arguments of `onca analyze`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct AnalyzeArgs {
+    /// Position as FEN or Hub string (default: the start position).
+    #[arg(long, short)]
+    pub position: Option<String>,
+    /// Moves to play from the position first, in Hub notation, separated by spaces.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Search to this depth (plies). Without a limit the depth is 16.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub depth: Option<u32>,
+    /// Search for this many seconds.
+    #[arg(long, group = "limit")]
+    pub movetime: Option<f64>,
+    /// Search this many nodes.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Lines to show.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+}
+
+/// Depth of `onca analyze` when no limit is given.
+const DEFAULT_ANALYZE_DEPTH: u32 = 16;
+
+/// Runs `onca analyze`.
+pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let start = match &args.position {
+        None => Position::start(),
+        Some(text) => crate::fen::parse_position(text).context("bad --position")?,
+    };
+    let mut game = crate::game::Game::new(start);
+    if let Some(moves) = &args.moves {
+        for text in moves.split_whitespace() {
+            game.play_text(text)
+                .map_err(|error| anyhow::anyhow!("bad --moves: {error}"))?;
+        }
+    }
+    let move_time = match args.movetime {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e7 => {
+            Some(std::time::Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            anyhow::bail!("bad --movetime {seconds}: give a positive number of seconds")
+        }
+        None => None,
+    };
+    let mut limits = crate::limits::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time,
+        ..crate::limits::Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
+        limits.depth = Some(DEFAULT_ANALYZE_DEPTH);
+    }
+    let settings = crate::search::SearchSettings {
+        threads: args.threads as usize,
+        multipv: args.multipv as usize,
+        move_overhead: std::time::Duration::ZERO,
+        instant_single_reply: false,
+        ..crate::search::SearchSettings::default()
+    };
+    writeln!(out, "{}", board_diagram(game.current()))?;
+    let mut searcher = crate::search::Searcher::new(args.hash as usize);
+    let control = crate::search::SearchControl::new();
+    let multipv = args.multipv > 1;
+    let mut failure = None;
+    let result = searcher.search(&game, &limits, &settings, &control, &mut |report| {
+        if failure.is_none() {
+            if let Err(error) = writeln!(out, "{}", report_line(report, multipv)) {
+                failure = Some(error);
+            }
+        }
+    });
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    match result.best {
+        Some(mv) => writeln!(out, "bestmove {mv}")?,
+        None => writeln!(
+            out,
+            "bestmove none (the side to move has no legal move and loses)"
+        )?,
+    }
+    Ok(())
+}
+
+/// Runs `onca bench`: one line per position, then the totals; the last line starts with the node
+/// count.
+pub fn run_bench(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
+    let mut failure = None;
+    let mut index = 0;
+    let results = crate::bench::run(depth, threads, hash_mb, |found| {
+        index += 1;
+        let line = format!(
+            "{index:>2} {:>10} nodes {:>8.3} s depth {:>2} best {:<10} {}",
+            found.nodes,
+            found.elapsed.as_secs_f64(),
+            found.depth,
+            found.best.as_deref().unwrap_or("none"),
+            found.fen
+        );
+        if failure.is_none() {
+            if let Err(error) = writeln!(out, "{line}") {
+                failure = Some(error);
+            }
+        }
+    })?;
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    let nodes: u64 = results.iter().map(|found| found.nodes).sum();
+    let seconds: f64 = results
+        .iter()
+        .map(|found| found.elapsed.as_secs_f64())
+        .sum();
+    let nps = (nodes as f64 / seconds.max(1e-9)) as u64;
+    writeln!(out, "{seconds:.3} s total")?;
+    writeln!(out, "{nodes} nodes {nps} nps")?;
+    Ok(())
+}

@@ -1,0 +1,434 @@
+//! The search API: limits in, reports out, a best move back.
+//!
+//! [`Searcher`] owns the transposition table and runs [`Searcher::search`] on the caller's thread
+//! (the main search thread; helpers run on scoped threads, see [`crate::threads`]; the search
+//! itself is in [`crate::worker`]).
+//! [`SearchControl`] is shared with whoever may stop the search (the protocol's reader thread):
+//! plain atomics, so `stop` and `ponder_hit` never wait.
+
+use crate::draw::DrawRules;
+use crate::eval::evaluate;
+use crate::game::Game;
+use crate::limits::Limits;
+use crate::movegen;
+use crate::moves::Move;
+use crate::ordering::Ordering;
+use crate::params::SearchParams;
+use crate::score::{Depth, Score};
+use crate::threads::{self, ThreadOutcome};
+use crate::timeman::TimeManager;
+use crate::tt::Table;
+use crate::worker::{Completed, RootMove, Shared};
+use std::ops::Neg;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+/// Flags shared between the search and the thread that controls it.
+#[derive(Debug)]
+pub struct SearchControl {
+    stopped: AtomicBool,
+    pondering: AtomicBool,
+    /// Nanoseconds after `epoch` at which the last ponder hit arrived, plus one (0 = none).
+    ponder_hit_at: AtomicU64,
+    epoch: Instant,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::new()
+    }
+}
+
+impl SearchControl {
+    pub fn new() -> Self {
+        SearchControl {
+            stopped: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            ponder_hit_at: AtomicU64::new(0),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// Asks the search to return as soon as possible (it still returns a legal move).
+    pub fn stop(&self) {
+        self.stopped.store(true, AtomicOrdering::Release);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(AtomicOrdering::Acquire)
+    }
+
+    /// While pondering, clock limits do not apply: the search runs until stopped or a ponder hit.
+    pub fn set_pondering(&self, pondering: bool) {
+        self.pondering.store(pondering, AtomicOrdering::Release);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(AtomicOrdering::Acquire)
+    }
+
+    /// The opponent played the expected move: the clock starts now and normal limits apply.
+    pub fn ponder_hit(&self) {
+        let nanos = self
+            .epoch
+            .elapsed()
+            .as_nanos()
+            .min(u128::from(u64::MAX - 1)) as u64;
+        self.ponder_hit_at.store(nanos + 1, AtomicOrdering::Release);
+        self.pondering.store(false, AtomicOrdering::Release);
+    }
+
+    /// When the last ponder hit arrived, if any since the last reset.
+    pub fn ponder_hit_time(&self) -> Option<Instant> {
+        match self.ponder_hit_at.load(AtomicOrdering::Acquire) {
+            0 => None,
+            n => Some(self.epoch + Duration::from_nanos(n - 1)),
+        }
+    }
+
+    /// Clears every flag before a new search.
+    pub fn reset(&self) {
+        self.stopped.store(false, AtomicOrdering::Release);
+        self.pondering.store(false, AtomicOrdering::Release);
+        self.ponder_hit_at.store(0, AtomicOrdering::Release);
+    }
+}
+
+/// How to search, as opposed to how long ([`Limits`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SearchSettings {
+    /// Search threads, 1 or more (Lazy SMP).
+    pub threads: usize,
+    /// Root lines to report, 1 or more.
+    pub multipv: usize,
+    /// Time kept back per move for communication delays.
+    pub move_overhead: Duration,
+    /// `None` = full strength; `Some(0..=19)` plays weaker, 0 weakest.
+    pub skill: Option<u32>,
+    /// Play a single legal move at once (game play); analysis searches it anyway.
+    pub instant_single_reply: bool,
+    /// Which draw rules the search knows about.
+    pub draw_rules: DrawRules,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(50),
+            skill: None,
+            instant_single_reply: true,
+            draw_rules: DrawRules::default(),
+        }
+    }
+}
+
+/// One line of search progress.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based index of this line among the multi-PV lines.
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// What a finished search returns.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move (it has lost).
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// The search engine: owns the transposition table and the per-thread ordering tables across
+/// searches.
+pub struct Searcher {
+    table: Table,
+    hash_mb: usize,
+    orderings: Vec<Box<Ordering>>,
+    params: SearchParams,
+    /// Searches run so far (seeds the weaker play of `skill`).
+    searches: u64,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            table: Table::new(hash_mb.max(1)),
+            hash_mb: hash_mb.max(1),
+            orderings: vec![Box::new(Ordering::new())],
+            params: SearchParams::default(),
+            searches: 0,
+        }
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = mb.max(1);
+        if mb != self.hash_mb {
+            self.table = Table::new(mb);
+            self.hash_mb = mb;
+        }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Replaces the search parameters (self-play experiments; the defaults are the engine's).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
+    pub fn params(&self) -> SearchParams {
+        self.params
+    }
+
+    /// Forgets everything learned (new game): table, killers, history.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        for ordering in &mut self.orderings {
+            ordering.clear();
+        }
+        self.searches = 0;
+    }
+
+    /// Table use in permille.
+    pub fn hashfull(&self) -> u32 {
+        self.table.hashfull()
+    }
+
+    /// Searches the current position of `game` until a limit is reached or `control` stops it.
+    /// Always returns a legal move when one exists.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        settings: &SearchSettings,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.searches += 1;
+        let root = *game.current();
+        let moves = movegen::legal_moves(&root);
+        let Some(&first) = moves.first() else {
+            let score = Score::loss_in(0);
+            report(&Report {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score,
+                nodes: 0,
+                elapsed: start.elapsed(),
+                pv: Vec::new(),
+            });
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        };
+        let waiting = limits.infinite || control.is_pondering();
+        if moves.len() == 1 && settings.instant_single_reply && !waiting {
+            let score = evaluate(&root.play(&first)).neg();
+            report(&Report {
+                depth: 1,
+                seldepth: 1,
+                multipv: 1,
+                score,
+                nodes: 1,
+                elapsed: start.elapsed(),
+                pv: vec![first],
+            });
+            return SearchResult {
+                best: Some(first),
+                ponder: None,
+                score,
+                depth: 1,
+                nodes: 1,
+            };
+        }
+
+        let weakness = settings.skill.map(|skill| Weakness::new(skill.min(19)));
+        let mut limits = *limits;
+        let mut multipv = settings.multipv.max(1);
+        if let Some(weakness) = &weakness {
+            limits.depth = Some(
+                limits
+                    .depth
+                    .map_or(weakness.depth, |d| d.min(weakness.depth)),
+            );
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(weakness.nodes, |n| n.min(weakness.nodes)),
+            );
+            multipv = multipv.max(weakness.candidates);
+        }
+        let threads = settings.threads.clamp(1, 512);
+        while self.orderings.len() < threads {
+            self.orderings.push(Box::new(Ordering::new()));
+        }
+        for ordering in &mut self.orderings {
+            ordering.age();
+        }
+        self.table.new_search();
+
+        let mut history_keys = game.repeatable_keys();
+        history_keys.reverse();
+        let shared = Shared {
+            table: &self.table,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            limits,
+            settings: SearchSettings {
+                threads,
+                ..*settings
+            },
+            params: self.params,
+            time: TimeManager::new(&limits, settings.move_overhead, start),
+            start,
+            root,
+            root_counters: game.counters(),
+            history_keys,
+            root_moves: moves.clone(),
+            multipv,
+            max_depth: limits
+                .depth
+                .unwrap_or(Depth::MAX.0 as u32)
+                .clamp(1, Depth::MAX.0 as u32),
+        };
+        let outcomes = threads::run(&shared, &mut self.orderings[..threads], report);
+        let nodes = shared.total_nodes();
+
+        let chosen = choose_line(&outcomes, multipv > 1 || weakness.is_some());
+        let (mut line, depth) = match chosen {
+            Some((line, depth)) => (line, depth),
+            None => (
+                RootMove {
+                    mv: first,
+                    score: Score::DRAW,
+                    previous: Score::DRAW,
+                    pv: vec![first],
+                    seldepth: 0,
+                },
+                0,
+            ),
+        };
+        if let (Some(weakness), Some(main)) = (&weakness, outcomes.first()) {
+            if let Some(completed) = &main.completed {
+                let seed = root.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                line = weakness.pick(&completed.lines, seed);
+            }
+        }
+        report(&Report {
+            depth,
+            seldepth: line.seldepth.max(depth),
+            multipv: 1,
+            score: line.score,
+            nodes,
+            elapsed: start.elapsed(),
+            pv: line.pv.clone(),
+        });
+        SearchResult {
+            best: Some(line.mv),
+            ponder: line.pv.get(1).copied(),
+            score: line.score,
+            depth,
+            nodes,
+        }
+    }
+}
+
+/// Picks the line to play: the deepest completed iteration of any thread (ties to the main thread),
+/// or the main thread's only when its lines matter (multi-PV, skill). A move that beat the best
+/// move in an unfinished iteration replaces it.
+fn choose_line(outcomes: &[ThreadOutcome], main_only: bool) -> Option<(RootMove, u32)> {
+    let mut best: Option<(&Completed, &ThreadOutcome)> = None;
+    for (index, outcome) in outcomes.iter().enumerate() {
+        if main_only && index > 0 {
+            break;
+        }
+        if let Some(completed) = &outcome.completed {
+            if best.is_none_or(|(current, _)| completed.depth > current.depth) {
+                best = Some((completed, outcome));
+            }
+        }
+    }
+    let (completed, outcome) = best?;
+    let line = completed.lines.first()?.clone();
+    match &outcome.partial_best {
+        Some(partial) if !main_only && partial.mv != line.mv => {
+            Some((partial.clone(), completed.depth))
+        }
+        _ => Some((line, completed.depth)),
+    }
+}
+
+/// The weaker play of `skill`: a shallow, node-limited search over several candidate lines, then a
+/// bounded random bonus per candidate, so the choice stays among plausible moves.
+struct Weakness {
+    depth: u32,
+    nodes: u64,
+    candidates: usize,
+    /// Largest random bonus (score units).
+    noise: i32,
+}
+
+impl Weakness {
+    fn new(skill: u32) -> Weakness {
+        Weakness {
+            depth: 1 + skill,
+            nodes: 1_000u64 << (skill / 2).min(12),
+            candidates: 4,
+            noise: (20 - skill as i32) * 15,
+        }
+    }
+
+    /// Chooses among `lines` (best first): the highest score plus noise; never throws away a
+    /// proven win for a non-win.
+    fn pick(&self, lines: &[RootMove], seed: u64) -> RootMove {
+        let Some(best) = lines.first() else {
+            unreachable!("a completed iteration has at least one line")
+        };
+        if best.score.plies_to_win().is_some_and(|plies| plies > 0) {
+            return best.clone();
+        }
+        let mut state = seed;
+        let mut chosen = best;
+        let mut chosen_value = i32::MIN;
+        for line in lines {
+            if line.score == -Score::INFINITE || line.score.0 < best.score.0 - self.noise {
+                continue;
+            }
+            state = splitmix(state);
+            let bonus = (state % (self.noise as u64 + 1)) as i32;
+            let value = line.score.0 + bonus;
+            if value > chosen_value {
+                chosen_value = value;
+                chosen = line;
+            }
+        }
+        chosen.clone()
+    }
+}
+
+fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,74 @@
+//! The command line as a user meets it: output formats, exit codes and error lines.
+
+use std::process::{Command, Output};
+
+fn onca(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_onca"))
+        .args(args)
+        .output()
+        .expect("onca runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn moves_lists_the_start_moves_sorted() {
+    let output = onca(&["moves"]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "21-17\n22-17\n22-18\n23-18\n23-19\n24-19\n24-20\n"
+    );
+}
+
+#[test]
+fn moves_accepts_hub_strings_and_sorts_by_from_to_captured() {
+    let output = onca(&["moves", "--position", "W:WK22:B9,10,17,18"]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "22x22x9x10x17x18\n22x25x9x10x17x18\n22x26x9x10x17x18\n22x29x9x10x17x18\n22x31x9x10x17x18\n"
+    );
+    let hub = onca(&["moves", "-p", "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"]);
+    assert_eq!(stdout(&hub).lines().count(), 7);
+}
+
+#[test]
+fn perft_last_line_starts_with_the_node_count() {
+    for threads in ["1", "2"] {
+        let output = onca(&["perft", "6", "--threads", threads]);
+        assert!(output.status.success());
+        let text = stdout(&output);
+        let last = text.lines().last().expect("a line");
+        assert!(last.starts_with("37628 nodes "), "{last}");
+        assert!(last.ends_with(" nps"), "{last}");
+    }
+    let divided = stdout(&onca(&["perft", "3", "--divide"]));
+    let lines: Vec<&str> = divided.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0], "21-17 47");
+    assert!(lines[7].starts_with("302 nodes "));
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
+    for args in [
+        &["moves", "--position", "W:W33:B1"][..],
+        &["perft", "3", "--position", "nonsense"][..],
+        &["perft", "3", "--threads", "0"][..],
+        &["perft", "x"][..],
+        &["frobnicate"][..],
+    ] {
+        let output = onca(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(!error.trim().is_empty(), "{args:?}");
+    }
+    let output = onca(&["moves", "--position", "W:W33:B1"]);
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(error.lines().count(), 1, "{error}");
+    assert!(error.contains("not between 1 and 32"), "{error}");
+}

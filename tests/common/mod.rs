@@ -1,0 +1,85 @@
+//! Helpers shared by the integration tests: a seeded random number generator and position sources.
+
+#![allow(dead_code)]
+
+use onca::bitboard::Bitboard;
+use onca::movegen;
+use onca::position::{Color, Position};
+use onca::square::Square;
+
+/// xorshift64*: small, fast and fully determined by its seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in 0..bound (bound > 0).
+    pub fn below(&mut self, bound: usize) -> usize {
+        (self.next_u64() % bound as u64) as usize
+    }
+}
+
+/// Every position of `games` random games from the start (each at most `max_plies` long).
+pub fn random_game_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut positions = Vec::new();
+    for _ in 0..games {
+        let mut position = Position::start();
+        for _ in 0..max_plies {
+            positions.push(position);
+            let moves = movegen::legal_moves(&position);
+            if moves.is_empty() {
+                break;
+            }
+            position = position.play(&moves[rng.below(moves.len())]);
+        }
+    }
+    positions
+}
+
+/// Random legal-looking placements with many kings: 1-7 pieces a side, no man on its own
+/// promotion row, either side to move.
+pub fn random_sparse_positions(seed: u64, count: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let squares: Vec<Square> = Square::all().collect();
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut white = Bitboard::EMPTY;
+        let mut black = Bitboard::EMPTY;
+        let mut kings = Bitboard::EMPTY;
+        for color in [Color::White, Color::Black] {
+            let pieces = 1 + rng.below(7);
+            for _ in 0..pieces {
+                let square = squares[rng.below(squares.len())];
+                if (white | black).contains(square) {
+                    continue;
+                }
+                let set = Bitboard::from_square(square);
+                let king = rng.below(3) == 0 || color.promotion_row().contains(square);
+                match color {
+                    Color::White => white |= set,
+                    Color::Black => black |= set,
+                }
+                if king {
+                    kings |= set;
+                }
+            }
+        }
+        let side = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        positions.push(Position::from_parts(white, black, kings, side));
+    }
+    positions
+}

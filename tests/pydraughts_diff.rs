@@ -1,0 +1,128 @@
+//! Differential test against pydraughts 0.6.7, an independent implementation of the rules.
+//!
+//! Thousands of positions (every position of seeded random games, plus random king-rich
+//! placements) go to `tests/oracle/pydraughts_oracle.py`, which answers with pydraughts' legal
+//! moves (routes merged by from, to and captured set) and the position after each. Both the move
+//! sets and the resulting positions must agree exactly.
+//!
+//! The Python comes from `ONCA_PYDRAUGHTS_PYTHON`, or else `.venv/pydraughts-0.6.7/bin/python`
+//! (which `scripts/test` creates). Without either the test says so and passes, unless
+//! `ONCA_REQUIRE_ORACLE=1` (set by `scripts/test` and so by CI), when it fails.
+
+mod common;
+
+use onca::fen::{to_fen, to_hub_position};
+use onca::movegen;
+use onca::position::Position;
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn oracle_python() -> Option<PathBuf> {
+    if let Ok(path) = std::env::var("ONCA_PYDRAUGHTS_PYTHON") {
+        return Some(PathBuf::from(path));
+    }
+    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/pydraughts-0.6.7/bin/python");
+    venv.exists().then_some(venv)
+}
+
+/// Our answer in the oracle's terms: Hub move text -> Hub position after it.
+fn our_moves(position: &Position) -> BTreeMap<String, String> {
+    movegen::legal_moves(position)
+        .iter()
+        .map(|mv| (mv.to_string(), to_hub_position(&position.play(mv))))
+        .collect()
+}
+
+fn parse_oracle_line(line: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("moves") => words
+            .map(|word| {
+                word.split_once('=')
+                    .map(|(mv, after)| (mv.to_string(), after.to_string()))
+                    .ok_or_else(|| format!("malformed oracle word '{word}'"))
+            })
+            .collect(),
+        _ => Err(format!("oracle: {line}")),
+    }
+}
+
+#[test]
+fn move_generation_agrees_with_pydraughts() {
+    let Some(python) = oracle_python() else {
+        assert!(
+            std::env::var("ONCA_REQUIRE_ORACLE").as_deref() != Ok("1"),
+            "ONCA_REQUIRE_ORACLE=1 but no pydraughts venv: run scripts/test"
+        );
+        eprintln!("SKIPPED: no pydraughts 0.6.7 venv (run scripts/test to create it)");
+        return;
+    };
+
+    let mut positions = common::random_game_positions(0x0_5EED, 40, 160);
+    positions.extend(common::random_sparse_positions(0xBEEF, 1200));
+    let mut seen = HashSet::new();
+    positions.retain(|position| seen.insert(position.key()));
+    assert!(
+        positions.len() >= 2000,
+        "only {} distinct positions",
+        positions.len()
+    );
+
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pydraughts_oracle.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .arg("--plain")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", python.display()));
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let fens: Vec<String> = positions.iter().map(to_fen).collect();
+    let writer = std::thread::spawn(move || {
+        for fen in fens {
+            writeln!(stdin, "{fen}").expect("oracle accepts input");
+        }
+    });
+    let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+
+    let mut failures = Vec::new();
+    let mut answered = 0;
+    for (position, line) in positions.iter().zip(stdout.lines()) {
+        let line = line.expect("oracle output");
+        answered += 1;
+        let ours = our_moves(position);
+        match parse_oracle_line(&line) {
+            Ok(theirs) if theirs == ours => {}
+            Ok(theirs) => failures.push(format!(
+                "{}\n  onca:       {:?}\n  pydraughts: {:?}",
+                to_fen(position),
+                ours,
+                theirs
+            )),
+            Err(error) => failures.push(format!("{}: {error}", to_fen(position))),
+        }
+    }
+    writer.join().expect("writer thread");
+    let status = child.wait().expect("oracle exits");
+    assert!(status.success(), "oracle failed: {status}");
+    assert_eq!(
+        answered,
+        positions.len(),
+        "oracle answered too few positions"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} positions differ:\n{}",
+        failures.len(),
+        positions.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

@@ -1,0 +1,363 @@
+//! Search behaviour: legal moves always, stopping at once, draw rules, determinism of bench, and
+//! evaluation symmetry. Depths and node limits are small so the whole file runs in seconds.
+
+use onca::bench;
+use onca::draw::DrawRules;
+use onca::eval::evaluate;
+use onca::fen::parse_position;
+use onca::game::Game;
+use onca::limits::Limits;
+use onca::movegen::legal_moves;
+use onca::moves::Move;
+use onca::position::Position;
+use onca::score::Score;
+use onca::search::{SearchControl, SearchResult, SearchSettings, Searcher};
+
+/// Positions that exercise the rules: long king captures, majority capture, promotion, blocked
+/// men, kings against men.
+const RULE_POSITIONS: &[&str] = &[
+    "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+    "W:WK29:B25,18,11,10",
+    "W:WK22:B18,10,11,19,27",
+    "B:W14,15,22,23,30:BK1,6",
+    "W:W5,6,21:B14,15,2",
+    "B:W18,19,26,27:B9,10,14,15",
+    "W:W9,30:B13,14,23,26",
+    "B:WK4,K29:BK32,K1",
+    "W:W6:B2,3,10",
+    "W:W17,18,22,25,26:B1,5,9,10,13,14",
+    "B:W5,6,7,8:B24,27,28",
+    "W:WK15,27,28:B11,12,19,20,22,23",
+];
+
+fn search(
+    game: &Game,
+    limits: Limits,
+    settings: SearchSettings,
+    control: &SearchControl,
+) -> SearchResult {
+    let mut searcher = Searcher::new(4);
+    searcher.search(game, &limits, &settings, control, &mut |_| {})
+}
+
+fn at_depth(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
+fn analysis() -> SearchSettings {
+    SearchSettings {
+        instant_single_reply: false,
+        ..SearchSettings::default()
+    }
+}
+
+#[test]
+fn returned_move_is_legal_on_rule_positions() {
+    for text in RULE_POSITIONS {
+        let position = parse_position(text).expect("valid test position");
+        let legal = legal_moves(&position);
+        let game = Game::new(position);
+        for threads in [1, 2] {
+            let settings = SearchSettings {
+                threads,
+                ..analysis()
+            };
+            let result = search(&game, at_depth(6), settings, &SearchControl::new());
+            match result.best {
+                Some(mv) => assert!(legal.contains(&mv), "{text}: {mv} is illegal"),
+                None => assert!(legal.is_empty(), "{text}: no move returned"),
+            }
+            if let Some(ponder) = result.ponder {
+                let after = position.play(&result.best.expect("ponder implies a best move"));
+                assert!(
+                    legal_moves(&after).contains(&ponder),
+                    "{text}: bad ponder move"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_legal_move_is_a_loss_without_a_move() {
+    // The white man on a1 is blocked by b2 (and c3 behind it prevents the capture).
+    let game = Game::new(parse_position("W:W29:B22,25").expect("valid"));
+    let result = search(&game, at_depth(3), analysis(), &SearchControl::new());
+    assert_eq!(result.best, None);
+    assert_eq!(result.score, Score::loss_in(0));
+}
+
+#[test]
+fn a_search_stopped_at_once_still_returns_a_legal_move() {
+    for text in RULE_POSITIONS {
+        let position = parse_position(text).expect("valid");
+        let legal = legal_moves(&position);
+        if legal.is_empty() {
+            continue;
+        }
+        let game = Game::new(position);
+        for threads in [1, 2] {
+            let control = SearchControl::new();
+            control.stop();
+            let infinite = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let settings = SearchSettings {
+                threads,
+                ..analysis()
+            };
+            let result = search(&game, infinite, settings, &control);
+            let best = result.best.expect("a legal move exists");
+            assert!(legal.contains(&best), "{text}: {best} is illegal");
+        }
+    }
+}
+
+#[test]
+fn a_single_reply_is_played_at_once_in_games_but_searched_in_analysis() {
+    // White must capture 22x13 (the only legal move).
+    let game = Game::new(parse_position("W:W22,30:B17,1").expect("valid"));
+    assert_eq!(legal_moves(game.current()).len(), 1);
+    let instant = search(
+        &game,
+        at_depth(8),
+        SearchSettings::default(),
+        &SearchControl::new(),
+    );
+    assert!(instant.nodes <= 1);
+    let searched = search(&game, at_depth(8), analysis(), &SearchControl::new());
+    assert!(searched.nodes > 1);
+    assert_eq!(instant.best, searched.best);
+}
+
+#[test]
+fn node_limit_is_respected_exactly_with_one_thread() {
+    let game = Game::new(Position::start());
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let result = search(&game, limits, analysis(), &SearchControl::new());
+    assert!(result.nodes <= 5_000, "searched {}", result.nodes);
+    assert!(result.best.is_some());
+}
+
+fn repetition_game() -> Game {
+    // Three white kings against a lone black king; White shuffles 32-28-32 while Black went 1-5.
+    // Black to move can play 5-1 and repeat the first position of the game.
+    let mut game = Game::new(parse_position("W:WK30,K31,K32:BK1").expect("valid"));
+    for text in ["32-28", "1-5", "28-32"] {
+        game.play_text(text).expect("legal");
+    }
+    game
+}
+
+#[test]
+fn repetition_against_the_game_is_a_draw() {
+    let game = repetition_game();
+    let with = SearchSettings {
+        draw_rules: DrawRules {
+            repetition: true,
+            move_count: false,
+        },
+        ..analysis()
+    };
+    let result = search(&game, at_depth(6), with, &SearchControl::new());
+    assert_eq!(result.best.map(|mv| mv.to_string()).as_deref(), Some("5-1"));
+    assert_eq!(result.score, Score::DRAW);
+    let without = SearchSettings {
+        draw_rules: DrawRules {
+            repetition: false,
+            move_count: false,
+        },
+        ..analysis()
+    };
+    let result = search(&game, at_depth(6), without, &SearchControl::new());
+    assert!(
+        result.score.0 < -200,
+        "lone king is lost: {:?}",
+        result.score
+    );
+}
+
+/// Three kings against a lone king, 29 plies after the last capture: whatever the side to move
+/// plays (without capturing) reaches the 30-ply limit of the move-count rules.
+fn move_count_game() -> Game {
+    let mut game = Game::new(parse_position("W:WK30,K31,K32:BK1").expect("valid"));
+    let rules = DrawRules {
+        repetition: true,
+        move_count: false,
+    };
+    let mut seen = vec![game.current().key()];
+    while game.counters().plies_since_material_change < 29 {
+        let mut moves = legal_moves(game.current());
+        moves.sort_by_key(Move::sort_key);
+        let next = moves.into_iter().find(|mv| {
+            let mut trial = game.clone();
+            trial.play(*mv);
+            let after = trial.current();
+            !mv.is_capture()
+                && !seen.contains(&after.key())
+                && trial.outcome(&rules).is_none()
+                && !onca::movegen::has_capture(after)
+        });
+        let mv = next.expect("a quiet, safe, new move exists");
+        game.play(mv);
+        seen.push(game.current().key());
+    }
+    game
+}
+
+#[test]
+fn move_count_rule_draws_inside_the_search() {
+    let game = move_count_game();
+    assert_eq!(game.counters().plies_since_material_change, 29);
+    assert!(!onca::movegen::has_capture(game.current()));
+    let with = SearchSettings {
+        draw_rules: DrawRules::default(),
+        ..analysis()
+    };
+    let result = search(&game, at_depth(5), with, &SearchControl::new());
+    assert_eq!(result.score, Score::DRAW);
+    let without = SearchSettings {
+        draw_rules: DrawRules {
+            repetition: true,
+            move_count: false,
+        },
+        ..analysis()
+    };
+    let result = search(&game, at_depth(5), without, &SearchControl::new());
+    assert!(result.score.0.abs() > 200, "score {:?}", result.score);
+}
+
+#[test]
+fn bench_node_counts_repeat() {
+    let first = bench::run(5, 1, 2, |_| {}).expect("bench positions are valid");
+    let second = bench::run(5, 1, 2, |_| {}).expect("bench positions are valid");
+    assert!(first.len() >= 30);
+    let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
+        results.iter().map(|found| found.nodes).collect()
+    };
+    assert_eq!(nodes(&first), nodes(&second));
+    assert!(first
+        .iter()
+        .all(|found| found.best.is_some() && found.depth <= 5));
+}
+
+#[test]
+fn evaluation_is_symmetric() {
+    let mut positions: Vec<Position> = bench::POSITIONS
+        .iter()
+        .chain(RULE_POSITIONS)
+        .map(|text| parse_position(text).expect("valid"))
+        .collect();
+    // And every position along a few deterministic playouts.
+    for seed in 0..8usize {
+        let mut position = Position::start();
+        for ply in 0..80 {
+            let moves = legal_moves(&position);
+            if moves.is_empty() {
+                break;
+            }
+            position = position.play(&moves[(seed * 7 + ply * 13) % moves.len()]);
+            positions.push(position);
+        }
+    }
+    for position in &positions {
+        assert_eq!(
+            evaluate(position),
+            evaluate(&position.color_flipped()),
+            "{position:?}"
+        );
+    }
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let game = Game::new(Position::start());
+    let settings = SearchSettings {
+        multipv: 3,
+        ..analysis()
+    };
+    let mut searcher = Searcher::new(4);
+    let mut lines = Vec::new();
+    searcher.search(
+        &game,
+        &at_depth(4),
+        &settings,
+        &SearchControl::new(),
+        &mut |report| {
+            if report.depth == 4 {
+                lines.push((report.multipv, report.pv.first().copied()));
+            }
+        },
+    );
+    let firsts: Vec<_> = lines
+        .iter()
+        .filter(|(index, _)| *index <= 3)
+        .take(3)
+        .map(|(_, mv)| mv.expect("a line has a move"))
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+}
+
+#[test]
+fn skill_plays_legal_and_repeatable_moves() {
+    let game = Game::new(Position::start());
+    let legal = legal_moves(game.current());
+    for skill in [0, 5, 19] {
+        let settings = SearchSettings {
+            skill: Some(skill),
+            ..SearchSettings::default()
+        };
+        let first = search(&game, Limits::default(), settings, &SearchControl::new());
+        let second = search(&game, Limits::default(), settings, &SearchControl::new());
+        let mv = first.best.expect("legal move");
+        assert!(legal.contains(&mv));
+        assert_eq!(first.best, second.best, "skill {skill} is deterministic");
+    }
+}
+
+#[test]
+fn pondering_and_infinite_searches_wait_to_be_released() {
+    let game = Game::new(Position::start());
+    // Pondering with a depth-1 limit: the search is done at once but must not return before the
+    // ponder hit.
+    let control = SearchControl::new();
+    control.set_pondering(true);
+    let limits = Limits {
+        depth: Some(1),
+        move_time: Some(std::time::Duration::from_millis(1)),
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| search(&game, limits, SearchSettings::default(), &control));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!handle.is_finished(), "returned while pondering");
+        control.ponder_hit();
+        let result = handle.join().expect("search thread");
+        assert!(result.best.is_some());
+    });
+    // Infinite: returns only when stopped.
+    let control = SearchControl::new();
+    let limits = Limits {
+        infinite: true,
+        depth: Some(2),
+        ..Limits::default()
+    };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| search(&game, limits, analysis(), &control));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !handle.is_finished(),
+            "an infinite search returned by itself"
+        );
+        control.stop();
+        assert!(handle.join().expect("search thread").best.is_some());
+    });
+}
