@@ -65,7 +65,7 @@ impl Square {
     pub const fn file(self) -> u32 {
         let position_in_row = (self.number() - 1) % 4;
         // Even rows from the top (8th, 6th, ...) start on file b; odd rows start on file a.
-        2 * position_in_row + if self.row() % 2 == 0 { 1 } else { 0 }
+        2 * position_in_row + self.row().is_multiple_of(2) as u32
     }
 
     /// The dark square at a file (0 = a) and rank (1..=8), if it is dark.
@@ -74,7 +74,7 @@ impl Square {
             return None;
         }
         let row = 8 - rank;
-        let row_starts_on_b = row % 2 == 0;
+        let row_starts_on_b = row.is_multiple_of(2);
         if (file % 2 == 1) != row_starts_on_b {
             return None; // a light square
         }
