@@ -15,6 +15,7 @@
 //! [`crate::threads`]); only the main thread (id 0) looks at the clock.
 
 use crate::draw::{self, DrawCounters};
+use crate::egtb::{Tablebases, Wdl};
 use crate::eval::{can_capture, evaluate};
 use crate::limits::Limits;
 use crate::movegen::{self, MoveList, MAX_MOVES};
@@ -49,8 +50,14 @@ pub struct Shared<'a> {
     pub root_counters: DrawCounters,
     /// Earlier game positions the root could repeat, oldest first.
     pub history_keys: Vec<u64>,
-    /// The root moves to search (all legal moves).
+    /// The root moves to search (all legal moves, or the databases' best ones).
     pub root_moves: Vec<Move>,
+    /// Endgame databases probed below the root (empty: none).
+    pub tablebases: &'a Tablebases,
+    /// Pieces in the largest loaded table (0: none); positions with more are not probed.
+    pub table_pieces: u32,
+    /// Whether the root and all its children are in the databases (deeper searches add nothing).
+    pub root_in_tables: bool,
     /// Lines the main thread searches and reports.
     pub multipv: usize,
     /// Deepest iteration.
@@ -337,6 +344,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             if let Some(plies) = score.plies_to_win() {
                 return plies.unsigned_abs() < depth;
             }
+            // At a root in the databases every child is probed: deeper iterations repeat this one.
+            if shared.root_in_tables {
+                return true;
+            }
         }
         false
     }
@@ -368,7 +379,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut delta = self.params.aspiration_window;
         let use_window = depth >= self.params.aspiration_depth
             && previous != -Score::INFINITE
-            && !previous.is_decisive();
+            && previous.is_heuristic();
         let (mut alpha, mut beta) = if use_window {
             (
                 Score((previous.0 - delta).max(-Score::INFINITE.0)),
@@ -492,6 +503,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(position);
+        }
+        // After the draw checks: a rule draw outranks the databases' value.
+        if let Some(score) = self.probe_tables(position, ply) {
+            return score;
         }
         // Mate distance pruning: no line from here beats a win in the next ply.
         alpha = alpha.max(Score::loss_in(ply as u32));
@@ -657,6 +672,21 @@ impl<'s, 'a> Worker<'s, 'a> {
         best
     }
 
+    /// The databases' value of `position` (`ply` plies from the root) as a score, if the position
+    /// is in the loaded tables. Memory access only; a quick piece count first keeps the cost nil
+    /// in the middle game and without tables.
+    #[inline(always)]
+    fn probe_tables(&self, position: &Position, ply: usize) -> Option<Score> {
+        if position.occupied().count() > self.shared.table_pieces {
+            return None;
+        }
+        Some(match self.shared.tablebases.probe(position)? {
+            Wdl::Win => Score::db_win_in(ply as u32),
+            Wdl::Draw => Score::DRAW,
+            Wdl::Loss => Score::db_loss_in(ply as u32),
+        })
+    }
+
     /// Resolves captures (and, a few times per line, capture threats) before evaluating.
     fn quiescence(
         &mut self,
@@ -679,6 +709,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(position);
+        }
+        if let Some(score) = self.probe_tables(position, ply) {
+            return score;
         }
         let mut list = MoveList::new();
         let forced = movegen::generate_captures(position, &mut list);
