@@ -7,7 +7,7 @@
 //! plain atomics, so `stop` and `ponder_hit` never wait.
 
 use crate::draw::DrawRules;
-use crate::egtb::Tablebases;
+use crate::egtb::{ProbeResult, Tablebases, Wdl};
 use crate::eval::evaluate;
 use crate::game::Game;
 use crate::limits::Limits;
@@ -20,7 +20,7 @@ use crate::score::{Depth, Score};
 use crate::threads::{self, ThreadOutcome};
 use crate::timeman::TimeManager;
 use crate::tt::Table;
-use crate::worker::{Completed, RootMove, Shared};
+use crate::worker::{Completed, Material, RootMove, Shared};
 use std::ops::Neg;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
@@ -291,9 +291,17 @@ impl Searcher {
         }
 
         let root_best = self.table_best_moves(&root);
-        let root_in_tables = root_best.is_some();
+        // A won or lost root without distances: the databases cannot say which winning move makes
+        // progress, so the search scores positions of the root's material heuristically and uses
+        // the databases after each conversion (the fastest one it sees scores best).
+        let skip_root_material = settings.table_root_moves
+            && self.params.egtb_heuristic_root
+            && root_best
+                .as_ref()
+                .is_some_and(|(value, _)| value.wdl != Wdl::Draw && value.plies.is_none());
+        let root_in_tables = root_best.is_some() && !skip_root_material;
         let root_moves = match root_best {
-            Some(best) if settings.table_root_moves => best,
+            Some((_, best)) if settings.table_root_moves => best,
             _ => moves.clone(),
         };
         let weakness = settings.skill.map(|skill| Weakness::new(skill.min(19)));
@@ -343,6 +351,7 @@ impl Searcher {
             tablebases: &self.tablebases,
             table_pieces: self.table_pieces,
             root_in_tables,
+            unprobed_material: skip_root_material.then(|| Material::of(&root)),
             multipv,
             max_depth: limits
                 .depth
@@ -392,13 +401,13 @@ impl Searcher {
 
     /// When the root and every position after a root move are in the databases: the moves that
     /// keep the root's value and reach the conversion fastest (or delay it longest when losing).
-    fn table_best_moves(&self, root: &Position) -> Option<Vec<Move>> {
+    fn table_best_moves(&self, root: &Position) -> Option<(ProbeResult, Vec<Move>)> {
         if root.occupied().count() > self.table_pieces {
             return None;
         }
         let (value, best) = self.tablebases.best_moves(root)?;
         log::debug!("search: databases say {value:?}, best root moves {best:?}");
-        (!best.is_empty()).then_some(best)
+        (!best.is_empty()).then_some((value, best))
     }
 }
 
