@@ -186,7 +186,11 @@ impl Searcher {
     }
 
     /// Uses these endgame databases from the next search on ([`Tablebases::empty`] for none).
+    /// Other tables than before clear the transposition table (its scores came from the old ones).
     pub fn set_tablebases(&mut self, tablebases: Arc<Tablebases>) {
+        if !Arc::ptr_eq(&tablebases, &self.tablebases) {
+            self.table.clear();
+        }
         self.table_pieces = tablebases
             .keys()
             .iter()

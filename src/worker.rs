@@ -832,3 +832,29 @@ impl<'s, 'a> Worker<'s, 'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_position;
+
+    fn limit(text: &str) -> Option<u32> {
+        short_rule_limit(&parse_position(text).expect("valid test position"))
+    }
+
+    #[test]
+    fn short_rule_endings_are_the_lone_king_ones() {
+        // Lone king against one or two pieces with a king, or three not all kings: 10 plies.
+        assert_eq!(limit("W:WK1,K2:BK28"), Some(10));
+        assert_eq!(limit("B:WK1,9:BK28"), Some(10));
+        assert_eq!(limit("W:WK1,K2,9:BK28"), Some(10));
+        // The strong side has no king yet: the rule starts at its promotion.
+        assert_eq!(limit("W:W22,23,24:BK5"), Some(0));
+        // Three kings against one (30 plies, the tables agree), four pieces, no lone king.
+        assert_eq!(limit("W:WK1,K2,K3:BK28"), None);
+        assert_eq!(limit("W:WK1,K2,K3,9:BK28"), None);
+        assert_eq!(limit("W:WK1,K2:BK28,K27"), None);
+        // A lone man is not a lone king.
+        assert_eq!(limit("W:WK1,K2:B12"), None);
+    }
+}
