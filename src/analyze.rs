@@ -53,10 +53,10 @@ pub fn report_line(report: &Report, multipv: bool) -> String {
     if multipv {
         let _ = write!(line, " multipv {}", report.multipv);
     }
-    let score = match report.score.plies_to_win() {
-        Some(plies) if plies >= 0 => format!("win in {plies}"),
-        Some(plies) => format!("loss in {}", -plies),
-        None => format!("{:+.2}", report.score.men()),
+    let score = if report.score.is_heuristic() {
+        format!("{:+.2}", report.score.men())
+    } else {
+        report.score.to_string()
     };
     let _ = write!(
         line,
@@ -96,6 +96,12 @@ pub struct AnalyzeArgs {
     /// Lines to show.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub multipv: u32,
+    /// Directory of endgame databases (`onca egtb generate`) to probe in the search.
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
+    /// With --egtb: at a root in the databases, search only their best moves (as in a game).
+    #[arg(long, requires = "egtb")]
+    pub game: bool,
 }
 
 /// Depth of `onca analyze` when no limit is given.
@@ -138,10 +144,33 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
         multipv: args.multipv as usize,
         move_overhead: std::time::Duration::ZERO,
         instant_single_reply: false,
+        table_root_moves: args.game,
         ..crate::search::SearchSettings::default()
+    };
+    let tablebases = match &args.egtb {
+        Some(dir) => {
+            let tables = crate::egtb::Tablebases::load(dir)?;
+            if tables.keys().is_empty() {
+                anyhow::bail!("no endgame tables in {}", dir.display());
+            }
+            for refused in tables.refused() {
+                writeln!(out, "ignored: {refused}")?;
+            }
+            Some(tables)
+        }
+        None => None,
     };
     writeln!(out, "{}", board_diagram(game.current()))?;
     let mut searcher = crate::search::Searcher::new(args.hash as usize);
+    if let Some(tables) = tablebases {
+        writeln!(
+            out,
+            "endgame tables: {} loaded, complete up to {} pieces",
+            tables.keys().len(),
+            tables.max_pieces()
+        )?;
+        searcher.set_tablebases(std::sync::Arc::new(tables));
+    }
     let control = crate::search::SearchControl::new();
     let multipv = args.multipv > 1;
     let mut failure = None;

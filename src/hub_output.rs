@@ -75,17 +75,22 @@ pub fn error_line(message: &str) -> String {
     format!("error message=\"{clean}\"")
 }
 
-/// A score in centi-men from the side to move: proven results are +-(10000 - plies), heuristic
+/// A score in centi-men from the side to move: proven results are +-(10000 - plies), database
+/// results +-(9000 - plies) (plies from the root to the position found in the tables), heuristic
 /// scores are clamped to +-[`MAX_HEURISTIC_CENTI`].
 pub fn score_centi(score: Score) -> i64 {
     // The sign comes from the score itself: `plies_to_win` is `Some(0)` for both a win and a
-    // loss at the root.
-    match score.plies_to_win() {
-        Some(plies) if score.0 > 0 => 10_000 - i64::from(plies.unsigned_abs().min(999)),
-        Some(plies) => -(10_000 - i64::from(plies.unsigned_abs().min(999))),
-        None => (f64::from(score.0) * 100.0 / f64::from(Score::MAN))
+    // loss at the root (and `db_plies` likewise).
+    let magnitude = |base: i64, plies: i32| base - i64::from(plies.unsigned_abs().min(999));
+    match (score.plies_to_win(), score.db_plies()) {
+        (Some(plies), _) if score.0 > 0 => magnitude(10_000, plies),
+        (Some(plies), _) => -magnitude(10_000, plies),
+        (None, Some(plies)) if score.0 > 0 => magnitude(9_000, plies),
+        (None, Some(plies)) => -magnitude(9_000, plies),
+        (None, None) => (f64::from(score.0) * 100.0 / f64::from(Score::MAN))
             .round()
-            .clamp(-MAX_HEURISTIC_CENTI as f64, MAX_HEURISTIC_CENTI as f64) as i64,
+            .clamp(-MAX_HEURISTIC_CENTI as f64, MAX_HEURISTIC_CENTI as f64)
+            as i64,
     }
 }
 
@@ -173,6 +178,9 @@ mod tests {
         assert_eq!(format_score(Score::loss_in(0)), "-100.00");
         assert_eq!(format_score(Score::loss_in(12)), "-99.88");
         assert_eq!(format_score(Score(Score::MAX_HEURISTIC)), "75.00");
+        assert_eq!(format_score(Score::db_win_in(3)), "89.97");
+        assert_eq!(format_score(Score::db_loss_in(12)), "-89.88");
+        assert_eq!(format_score(Score::db_win_in(0)), "90.00");
         assert_eq!(format_score(Score(-Score::MAX_HEURISTIC)), "-75.00");
     }
 

@@ -26,6 +26,19 @@ pub const TT_ENTRY_BYTES: usize = 16;
 /// `skill` at this value is full strength; lower values play weaker.
 pub const FULL_SKILL: u32 = 20;
 
+/// The parameter naming the endgame database directory (handled by the session, which owns the
+/// loaded tables; empty = none).
+pub const EGTB_PATH: &str = "egtb-path";
+
+/// The `param` line of `egtb-path` with its current value.
+pub fn egtb_declaration(path: &str) -> String {
+    let shown: String = path
+        .chars()
+        .filter(|&c| c != '"' && !c.is_control())
+        .collect();
+    format!("param name={EGTB_PATH} value=\"{shown}\" type=string")
+}
+
 /// Current parameter values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Params {
@@ -165,7 +178,9 @@ impl Params {
         }
     }
 
-    /// The search settings these parameters ask for.
+    /// The search settings these parameters ask for; `instant_single_reply` is set for game play
+    /// (as opposed to analysis), which also restricts a database root to the databases' best
+    /// moves.
     pub fn search_settings(&self, instant_single_reply: bool) -> SearchSettings {
         SearchSettings {
             threads: self.threads,
@@ -173,6 +188,7 @@ impl Params {
             move_overhead: self.move_overhead,
             skill: (self.skill < FULL_SKILL).then_some(self.skill),
             instant_single_reply,
+            table_root_moves: instant_single_reply,
             ..SearchSettings::default()
         }
     }

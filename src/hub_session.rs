@@ -12,12 +12,13 @@
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
 //! thinks is pondering.
 
+use crate::egtb::Tablebases;
 use crate::fen;
 use crate::game::Game;
 use crate::hub_command::{Command, GoMode, Level};
 use crate::hub_numbering::MoveNumbering;
 use crate::hub_output::{done_line, info_line, InfoFields, Output};
-use crate::hub_params::{Change, Params, TT_ENTRY_BYTES};
+use crate::hub_params::{egtb_declaration, Change, Params, EGTB_PATH, TT_ENTRY_BYTES};
 use crate::limits::{Clock, Limits};
 use crate::movegen;
 use crate::moves::Move;
@@ -56,6 +57,10 @@ pub struct Session {
     level: Level,
     control: Arc<SearchControl>,
     running: Option<Running>,
+    /// The `egtb-path` parameter (empty: no databases).
+    egtb_path: String,
+    /// The databases loaded from `egtb_path` (empty when none or when loading failed).
+    tablebases: Arc<Tablebases>,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -89,6 +94,8 @@ impl Session {
             level: Level::default(),
             control: Arc::new(SearchControl::new()),
             running: None,
+            egtb_path: String::new(),
+            tablebases: Arc::new(Tablebases::empty()),
         }
     }
 
@@ -164,6 +171,7 @@ impl Session {
                 for line in self.params.declarations() {
                     self.output.line(&line);
                 }
+                self.output.line(&egtb_declaration(&self.egtb_path));
                 self.output.line("wait");
             }
             Command::SetParam { name, value } => self.set_param(&name, &value),
@@ -195,6 +203,10 @@ impl Session {
 
     /// Applies `set-param` (also used for parameters given on the command line).
     pub fn set_param(&mut self, name: &str, value: &str) {
+        if name == EGTB_PATH {
+            self.load_tablebases(value.trim());
+            return;
+        }
         match self.params.set(name, value, TT_ENTRY_BYTES) {
             Ok(Change::Hash) => {
                 let mb = self.params.hash_mb;
@@ -208,10 +220,49 @@ impl Session {
         }
     }
 
+    /// Loads the endgame databases of `path` (empty: none). On failure the engine plays on
+    /// without databases and the host gets an `error` line.
+    fn load_tablebases(&mut self, path: &str) {
+        self.egtb_path = path.to_string();
+        self.tablebases = Arc::new(Tablebases::empty());
+        if !path.is_empty() {
+            match Tablebases::load(std::path::Path::new(path)) {
+                Ok(tables) if tables.keys().is_empty() => self.output.error(&format!(
+                    "set-param: egtb-path '{path}' holds no endgame tables; playing without"
+                )),
+                Ok(tables) => {
+                    if !tables.refused().is_empty() {
+                        self.output.error(&format!(
+                            "set-param: egtb-path '{path}': {} damaged table files ignored",
+                            tables.refused().len()
+                        ));
+                    }
+                    log::debug!(
+                        "hub: endgame tables loaded, complete up to {} pieces",
+                        tables.max_pieces()
+                    );
+                    self.tablebases = Arc::new(tables);
+                }
+                Err(why) => self.output.error(&format!(
+                    "set-param: egtb-path: {why:#}; playing without endgame tables"
+                )),
+            }
+        }
+        let tablebases = Arc::clone(&self.tablebases);
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_tablebases(tablebases);
+        }
+    }
+
     /// The searcher, created on first use (so that start-up stays instant).
     fn searcher_mut(&mut self) -> &mut Searcher {
         let hash_mb = self.params.hash_mb;
-        self.searcher.get_or_insert_with(|| Searcher::new(hash_mb))
+        let tablebases = Arc::clone(&self.tablebases);
+        self.searcher.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(hash_mb);
+            searcher.set_tablebases(tablebases);
+            searcher
+        })
     }
 
     fn go(&mut self, mode: GoMode) {
@@ -253,6 +304,7 @@ impl Session {
             Some(searcher) => searcher,
             None => Searcher::new(self.params.hash_mb),
         };
+        searcher.set_tablebases(Arc::clone(&self.tablebases));
         let progress = Arc::new(Progress::new(
             self.output.clone(),
             numbering,

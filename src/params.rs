@@ -48,6 +48,12 @@ pub struct SearchParams {
     /// Aspiration window half-width (score units) from this depth on.
     pub aspiration_depth: u32,
     pub aspiration_window: i32,
+    /// Endgame databases: in the short king endings of the move-count rules, trust a table win
+    /// only when its distance to conversion fits in the plies the rules leave.
+    pub egtb_rule_guard: bool,
+    /// Endgame databases: at a won or lost root without stored distances (game play), score the
+    /// root's own material heuristically and use the tables after conversions only.
+    pub egtb_heuristic_root: bool,
 }
 
 impl Default for SearchParams {
@@ -62,6 +68,8 @@ impl Default for SearchParams {
             single_reply_extension: true,
             aspiration_depth: 5,
             aspiration_window: 25,
+            egtb_rule_guard: true,
+            egtb_heuristic_root: true,
         }
     }
 }

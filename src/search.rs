@@ -7,6 +7,7 @@
 //! plain atomics, so `stop` and `ponder_hit` never wait.
 
 use crate::draw::DrawRules;
+use crate::egtb::{ProbeResult, Tablebases, Wdl};
 use crate::eval::evaluate;
 use crate::game::Game;
 use crate::limits::Limits;
@@ -14,13 +15,15 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::ordering::Ordering;
 use crate::params::SearchParams;
+use crate::position::Position;
 use crate::score::{Depth, Score};
 use crate::threads::{self, ThreadOutcome};
 use crate::timeman::TimeManager;
 use crate::tt::Table;
-use crate::worker::{Completed, RootMove, Shared};
+use crate::worker::{Completed, Material, RootMove, Shared};
 use std::ops::Neg;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Flags shared between the search and the thread that controls it.
@@ -109,6 +112,10 @@ pub struct SearchSettings {
     pub instant_single_reply: bool,
     /// Which draw rules the search knows about.
     pub draw_rules: DrawRules,
+    /// When the root position is in the endgame databases, search only the moves that keep its
+    /// value and hurry the conversion ([`Tablebases::best_moves`]): game play. Analysis turns it
+    /// off to see every move.
+    pub table_root_moves: bool,
 }
 
 impl Default for SearchSettings {
@@ -120,6 +127,7 @@ impl Default for SearchSettings {
             skill: None,
             instant_single_reply: true,
             draw_rules: DrawRules::default(),
+            table_root_moves: true,
         }
     }
 }
@@ -158,6 +166,10 @@ pub struct Searcher {
     params: SearchParams,
     /// Searches run so far (seeds the weaker play of `skill`).
     searches: u64,
+    /// Endgame databases probed in the tree (empty: none).
+    tablebases: Arc<Tablebases>,
+    /// Pieces in the largest loaded table (0: none): positions with more are never probed.
+    table_pieces: u32,
 }
 
 impl Searcher {
@@ -168,7 +180,28 @@ impl Searcher {
             orderings: vec![Box::new(Ordering::new())],
             params: SearchParams::default(),
             searches: 0,
+            tablebases: Arc::new(Tablebases::empty()),
+            table_pieces: 0,
         }
+    }
+
+    /// Uses these endgame databases from the next search on ([`Tablebases::empty`] for none).
+    /// Other tables than before clear the transposition table (its scores came from the old ones).
+    pub fn set_tablebases(&mut self, tablebases: Arc<Tablebases>) {
+        if !Arc::ptr_eq(&tablebases, &self.tablebases) {
+            self.table.clear();
+        }
+        self.table_pieces = tablebases
+            .keys()
+            .iter()
+            .map(|key| key.pieces())
+            .max()
+            .unwrap_or(0);
+        self.tablebases = tablebases;
+    }
+
+    pub fn tablebases(&self) -> &Arc<Tablebases> {
+        &self.tablebases
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -261,6 +294,20 @@ impl Searcher {
             };
         }
 
+        let root_best = self.table_best_moves(&root);
+        // A won or lost root without distances: the databases cannot say which winning move makes
+        // progress, so the search scores positions of the root's material heuristically and uses
+        // the databases after each conversion (the fastest one it sees scores best).
+        let skip_root_material = settings.table_root_moves
+            && self.params.egtb_heuristic_root
+            && root_best
+                .as_ref()
+                .is_some_and(|(value, _)| value.wdl != Wdl::Draw && value.plies.is_none());
+        let root_in_tables = root_best.is_some() && !skip_root_material;
+        let root_moves = match root_best {
+            Some((_, best)) if settings.table_root_moves => best,
+            _ => moves.clone(),
+        };
         let weakness = settings.skill.map(|skill| Weakness::new(skill.min(19)));
         let mut limits = *limits;
         let mut multipv = settings.multipv.max(1);
@@ -304,7 +351,11 @@ impl Searcher {
             root,
             root_counters: game.counters(),
             history_keys,
-            root_moves: moves.clone(),
+            root_moves,
+            tablebases: &self.tablebases,
+            table_pieces: self.table_pieces,
+            root_in_tables,
+            unprobed_material: skip_root_material.then(|| Material::of(&root)),
             multipv,
             max_depth: limits
                 .depth
@@ -367,6 +418,17 @@ impl Searcher {
             nodes,
         }
     }
+
+    /// When the root and every position after a root move are in the databases: the moves that
+    /// keep the root's value and reach the conversion fastest (or delay it longest when losing).
+    fn table_best_moves(&self, root: &Position) -> Option<(ProbeResult, Vec<Move>)> {
+        if root.occupied().count() > self.table_pieces {
+            return None;
+        }
+        let (value, best) = self.tablebases.best_moves(root)?;
+        log::debug!("search: databases say {value:?}, best root moves {best:?}");
+        (!best.is_empty()).then_some((value, best))
+    }
 }
 
 /// Picks the line to play: the deepest completed iteration of any thread (ties to the main thread),
@@ -415,12 +477,12 @@ impl Weakness {
     }
 
     /// Chooses among `lines` (best first): the highest score plus noise; never throws away a
-    /// proven win for a non-win.
+    /// proven or database win for a non-win.
     fn pick(&self, lines: &[RootMove], seed: u64) -> RootMove {
         let Some(best) = lines.first() else {
             unreachable!("a completed iteration has at least one line")
         };
-        if best.score.plies_to_win().is_some_and(|plies| plies > 0) {
+        if best.score.0 >= Score::DB_BOUND {
             return best.clone();
         }
         let mut state = seed;

@@ -15,13 +15,14 @@
 //! [`crate::threads`]); only the main thread (id 0) looks at the clock.
 
 use crate::draw::{self, DrawCounters};
+use crate::egtb::{Tablebases, Wdl};
 use crate::eval::{can_capture, evaluate};
 use crate::limits::Limits;
 use crate::movegen::{self, MoveList, MAX_MOVES};
 use crate::moves::Move;
 use crate::ordering::{pick_next, Ordering, MAX_PLY};
 use crate::params::SearchParams;
-use crate::position::Position;
+use crate::position::{Color, Position};
 use crate::score::Score;
 use crate::search::{Report, SearchControl, SearchSettings};
 use crate::timeman::{Progress, TimeManager};
@@ -49,8 +50,18 @@ pub struct Shared<'a> {
     pub root_counters: DrawCounters,
     /// Earlier game positions the root could repeat, oldest first.
     pub history_keys: Vec<u64>,
-    /// The root moves to search (all legal moves).
+    /// The root moves to search (all legal moves, or the databases' best ones).
     pub root_moves: Vec<Move>,
+    /// Endgame databases probed below the root (empty: none).
+    pub tablebases: &'a Tablebases,
+    /// Pieces in the largest loaded table (0: none); positions with more are not probed.
+    pub table_pieces: u32,
+    /// Whether the root and all its children are in the databases and probed (deeper searches add
+    /// nothing).
+    pub root_in_tables: bool,
+    /// Material whose positions are not probed (see [`crate::search::Searcher::search`]: a won
+    /// root without distances in game play).
+    pub unprobed_material: Option<Material>,
     /// Lines the main thread searches and reports.
     pub multipv: usize,
     /// Deepest iteration.
@@ -64,6 +75,50 @@ impl Shared<'_> {
 
     pub fn raise_abort(&self) {
         self.abort.store(true, AtomicOrdering::Release);
+    }
+}
+
+/// The plies a short move-count rule of [`crate::draw`] allows after the last capture or
+/// promotion in `position`, if one can apply: a lone king faces at most two pieces, or three
+/// pieces not all kings (it may reach the long diagonal). `Some(0)` when the side facing the lone
+/// king has no king yet: the rule starts with its first promotion, which the distance to
+/// conversion does not see past, so no table win is trusted there.
+#[inline]
+fn short_rule_limit(position: &Position) -> Option<u32> {
+    let white = position.pieces(Color::White);
+    let black = position.pieces(Color::Black);
+    let kings = position.all_kings();
+    let (lone, other) = match (white.count(), black.count()) {
+        (1, _) => (white, black),
+        (_, 1) => (black, white),
+        _ => return None,
+    };
+    if (lone & kings).is_empty() {
+        return None;
+    }
+    let others = other.count();
+    let other_kings = (other & kings).count();
+    if others > 3 || (others == 3 && other_kings == 3) {
+        None
+    } else if other_kings == 0 {
+        Some(0)
+    } else {
+        Some(10)
+    }
+}
+
+/// The piece counts of a position: white men, white kings, black men, black kings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Material([u32; 4]);
+
+impl Material {
+    pub fn of(position: &Position) -> Material {
+        Material([
+            position.men(Color::White).count(),
+            position.kings(Color::White).count(),
+            position.men(Color::Black).count(),
+            position.kings(Color::Black).count(),
+        ])
     }
 }
 
@@ -337,6 +392,11 @@ impl<'s, 'a> Worker<'s, 'a> {
             if let Some(plies) = score.plies_to_win() {
                 return plies.unsigned_abs() < depth;
             }
+            // At a root in the databases every child is probed: deeper iterations repeat the second
+            // one (the first sends the children straight to quiescence, past the draw checks).
+            if shared.root_in_tables && depth >= 2 {
+                return true;
+            }
         }
         false
     }
@@ -368,7 +428,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut delta = self.params.aspiration_window;
         let use_window = depth >= self.params.aspiration_depth
             && previous != -Score::INFINITE
-            && !previous.is_decisive();
+            && previous.is_heuristic();
         let (mut alpha, mut beta) = if use_window {
             (
                 Score((previous.0 - delta).max(-Score::INFINITE.0)),
@@ -492,6 +552,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(position);
+        }
+        // After the draw checks: a rule draw outranks the databases' value.
+        if let Some(score) = self.probe_tables(position, ply, Some(&counters)) {
+            return score;
         }
         // Mate distance pruning: no line from here beats a win in the next ply.
         alpha = alpha.max(Score::loss_in(ply as u32));
@@ -657,6 +721,51 @@ impl<'s, 'a> Worker<'s, 'a> {
         best
     }
 
+    /// The databases' value of `position` (`ply` plies from the root) as a score, if the position
+    /// is in the loaded tables. Memory access only; a quick piece count first keeps the cost nil
+    /// in the middle game and without tables.
+    ///
+    /// The tables ignore the move-count rules. In the small king endings those rules end within
+    /// 10 plies of the last capture or promotion (see [`short_rule_limit`]), so a win there counts
+    /// only if its distance to the conversion fits in the plies left by `counters` (unknown in
+    /// quiescence: then not at all); otherwise the search goes on without the tables' word.
+    #[inline(always)]
+    fn probe_tables(
+        &self,
+        position: &Position,
+        ply: usize,
+        counters: Option<&DrawCounters>,
+    ) -> Option<Score> {
+        let shared = self.shared;
+        if position.occupied().count() > shared.table_pieces {
+            return None;
+        }
+        if shared.unprobed_material == Some(Material::of(position)) {
+            return None;
+        }
+        let tables = shared.tablebases;
+        let rules = &shared.settings.draw_rules;
+        let guarded = rules.move_count && self.params.egtb_rule_guard;
+        let wdl = match short_rule_limit(position).filter(|_| guarded) {
+            None => tables.probe(position)?,
+            Some(limit) => {
+                let probed = tables.probe_distance(position)?;
+                if probed.wdl != Wdl::Draw {
+                    let left = limit.saturating_sub(counters?.plies_since_material_change);
+                    if limit == 0 || probed.plies? > left {
+                        return None;
+                    }
+                }
+                probed.wdl
+            }
+        };
+        Some(match wdl {
+            Wdl::Win => Score::db_win_in(ply as u32),
+            Wdl::Draw => Score::DRAW,
+            Wdl::Loss => Score::db_loss_in(ply as u32),
+        })
+    }
+
     /// Resolves captures (and, a few times per line, capture threats) before evaluating.
     fn quiescence(
         &mut self,
@@ -679,6 +788,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(position);
+        }
+        if let Some(score) = self.probe_tables(position, ply, None) {
+            return score;
         }
         let mut list = MoveList::new();
         let forced = movegen::generate_captures(position, &mut list);
@@ -718,5 +830,31 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_position;
+
+    fn limit(text: &str) -> Option<u32> {
+        short_rule_limit(&parse_position(text).expect("valid test position"))
+    }
+
+    #[test]
+    fn short_rule_endings_are_the_lone_king_ones() {
+        // Lone king against one or two pieces with a king, or three not all kings: 10 plies.
+        assert_eq!(limit("W:WK1,K2:BK28"), Some(10));
+        assert_eq!(limit("B:WK1,9:BK28"), Some(10));
+        assert_eq!(limit("W:WK1,K2,9:BK28"), Some(10));
+        // The strong side has no king yet: the rule starts at its promotion.
+        assert_eq!(limit("W:W22,23,24:BK5"), Some(0));
+        // Three kings against one (30 plies, the tables agree), four pieces, no lone king.
+        assert_eq!(limit("W:WK1,K2,K3:BK28"), None);
+        assert_eq!(limit("W:WK1,K2,K3,9:BK28"), None);
+        assert_eq!(limit("W:WK1,K2:BK28,K27"), None);
+        // A lone man is not a lone king.
+        assert_eq!(limit("W:WK1,K2:B12"), None);
     }
 }

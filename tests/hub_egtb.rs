@@ -1,0 +1,82 @@
+//! The `egtb-path` Hub parameter against the real binary: tables loaded from a directory give
+//! database scores (89.xx); a bad directory gives an `error` line and the engine plays on.
+
+mod hub_support;
+
+use hub_support::{check_search, field, Engine};
+use onca::egtb::generate::{self, Options};
+use onca::fen::parse_position;
+use std::path::PathBuf;
+
+/// A directory under the system temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every table up to 3 pieces, written into a fresh temporary directory.
+fn three_piece_tables() -> TempDir {
+    let dir = TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    std::fs::create_dir_all(&dir.0).expect("temporary directory");
+    let options = Options {
+        max_pieces: 3,
+        distance_pieces: 3,
+        dir: dir.0.clone(),
+    };
+    generate::generate(&options, &mut |_| {}).expect("generation works");
+    dir
+}
+
+/// Two kings against one, won by the tables (7 plies to the conversion).
+const WON: &str = "W:WK1,K2:BK28";
+
+fn analyse(engine: &mut Engine) -> String {
+    engine.send(&format!("pos pos={WON}"));
+    engine.send("level depth=4");
+    engine.send("go analyze");
+    let search = engine.search_result();
+    check_search(&search, &parse_position(WON).expect("valid position"));
+    let last = search.infos.last().expect("an info line");
+    field(last, "score").expect("a score")
+}
+
+#[test]
+fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
+    let tables = three_piece_tables();
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let declared = engine.expect("param name=egtb-path");
+    assert_eq!(declared, "param name=egtb-path value=\"\" type=string");
+    engine.expect("wait");
+    engine.send("init");
+    engine.expect("ready");
+
+    let without = analyse(&mut engine);
+    assert!(!without.starts_with("89."), "{without}");
+
+    engine.send(&format!(
+        "set-param name=egtb-path value=\"{}\"",
+        tables.0.display()
+    ));
+    engine.barrier();
+    let with = analyse(&mut engine);
+    assert!(with.starts_with("89."), "{with}");
+    engine.barrier();
+
+    // A directory that does not exist: an error, then searches as before (no tables).
+    engine.send("set-param name=egtb-path value=/nonexistent/onca-tables");
+    let error = engine.recv();
+    assert!(error.starts_with("error message="), "{error}");
+    let after = analyse(&mut engine);
+    assert!(!after.starts_with("89."), "{after}");
+    engine.send(&format!("pos pos={WON}"));
+    engine.send("level move-time=0.2");
+    engine.send("go");
+    let search = engine.search_result();
+    check_search(&search, &parse_position(WON).expect("valid position"));
+    engine.barrier();
+}
