@@ -258,6 +258,22 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// Bookkeeping on entering a node at `ply`: clears its PV, counts it (which may end the
+    /// search) and tracks the selective depth. `false` when the search is unwinding.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.pv_len[ply] = 0;
+        if self.aborted {
+            return false;
+        }
+        self.count_node();
+        if self.aborted {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
     #[inline(always)]
     fn count_node(&mut self) {
         self.nodes += 1;
@@ -532,16 +548,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             );
         }
         let pv_node = beta.0 - alpha.0 > 1;
-        self.pv_len[ply] = 0;
-        if self.aborted {
+        if !self.enter_node(ply) {
             return Score::DRAW;
-        }
-        self.count_node();
-        if self.aborted {
-            return Score::DRAW;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         let rules = &self.shared.settings.draw_rules;
         if rules.repetition && self.is_repetition() {
@@ -775,16 +783,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         threat_plies: u32,
     ) -> Score {
-        self.pv_len[ply] = 0;
-        if self.aborted {
+        if !self.enter_node(ply) {
             return Score::DRAW;
-        }
-        self.count_node();
-        if self.aborted {
-            return Score::DRAW;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(position);
