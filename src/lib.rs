@@ -50,5 +50,6 @@ pub mod square;
 pub mod threads;
 pub mod timeman;
 pub mod tt;
+pub mod weights;
 pub mod worker;
 pub mod zobrist;
