@@ -22,6 +22,7 @@ pub mod draw;
 pub mod egtb;
 pub mod elo;
 pub mod eval;
+pub mod eval_report;
 pub mod fen;
 pub mod game;
 pub mod hub;

@@ -1,5 +1,5 @@
 //! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
-//! perft, move listing, bench, analysis, engine matches and the endgame databases.
+//! perft, move listing, evaluation breakdown, bench, analysis, engine matches and the endgame databases.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -77,6 +77,13 @@ enum Command {
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
     },
+    /// Print the static evaluation broken down by term for White and Black (in men), and the
+    /// total from the side to move.
+    Eval {
+        /// Position as FEN or Hub string (default: the start position).
+        #[arg(long, short)]
+        position: Option<String>,
+    },
     /// Search one position and print a line per iteration, then `bestmove <move>`.
     Analyze(onca::analyze::AnalyzeArgs),
     /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
@@ -132,6 +139,10 @@ fn run(command: Command) -> Result<()> {
         Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
         Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,
+        Command::Eval { position } => {
+            let position = read_position(position.as_deref())?;
+            onca::eval_report::write_report(&position, &mut out)?;
+        }
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
             let mut moves = movegen::legal_moves(&position);

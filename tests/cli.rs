@@ -72,3 +72,46 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     assert_eq!(error.lines().count(), 1, "{error}");
     assert!(error.contains("not between 1 and 32"), "{error}");
 }
+
+#[test]
+fn eval_prints_every_term_and_a_zero_total_when_symmetric() {
+    let output = onca(&["eval"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for term in [
+        "material",
+        "advancement",
+        "centre",
+        "back guard",
+        "king long diagonal",
+        "runaway",
+        "drawish scaling",
+    ] {
+        assert!(text.contains(term), "{term} missing from:\n{text}");
+    }
+    assert!(
+        text.contains("material                12.00    12.00"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("total (white to move) 0.00"),
+        "{text}"
+    );
+}
+
+#[test]
+fn eval_total_follows_the_side_to_move() {
+    let white = stdout(&onca(&["eval", "--position", "W:W21,22,23:B1,2"]));
+    let black = stdout(&onca(&["eval", "--position", "B:W21,22,23:B1,2"]));
+    assert!(white.contains("total (white to move) "), "{white}");
+    let total = |text: &str| -> f64 {
+        text.trim_end()
+            .rsplit(' ')
+            .next()
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(f64::NAN)
+    };
+    assert!(total(&white) > 0.5, "{white}");
+    assert_eq!(total(&white), -total(&black));
+    assert!(!onca(&["eval", "--position", "nonsense"]).status.success());
+}
