@@ -382,12 +382,16 @@ pub fn drawish(position: &Position, weights: &Weights) -> bool {
     let black = side_features(position, Color::Black);
     let phase = weights.phase_pieces;
     let pieces = (position.occupied().count() as i32).min(phase);
-    let values = weights.tunable();
-    let (mut opening, mut endgame) = (0, 0);
-    for i in 0..TUNABLE {
-        opening += values[i] * (white.opening[i] - black.opening[i]);
-        endgame += values[i] * (white.endgame[i] - black.endgame[i]);
-    }
+    let dot = |ours: &[i32; TUNABLE], theirs: &[i32; TUNABLE]| -> i32 {
+        weights
+            .tunable()
+            .iter()
+            .zip(ours.iter().zip(theirs))
+            .map(|(weight, (a, b))| weight * (a - b))
+            .sum()
+    };
+    let opening = dot(&white.opening, &black.opening);
+    let endgame = dot(&white.endgame, &black.endgame);
     is_drawish(
         position,
         (opening * pieces + endgame * (phase - pieces)) / phase,
@@ -485,6 +489,18 @@ mod tests {
         for position in sample_positions() {
             assert_eq!(evaluate_with(&position, &tables), evaluate(&position));
         }
+    }
+
+    #[test]
+    fn drawish_endings_are_recognised_and_scaled() {
+        let weights = Weights::DEFAULT;
+        let drawn = parse_position("W:WK29:BK1,K5").expect("valid");
+        assert!(drawish(&drawn, &weights));
+        // White: a king on the long diagonal (a1); Black: two kings off it.
+        assert_eq!(evaluate(&drawn).0, (320 - 600) / 8);
+        let won = parse_position("W:WK29:BK1,K5,K6").expect("valid");
+        assert!(!drawish(&won, &weights));
+        assert!(!drawish(&Position::start(), &weights));
     }
 
     #[test]
