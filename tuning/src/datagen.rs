@@ -91,9 +91,10 @@ pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
     (quiet, result)
 }
 
-/// Plays `games` games at `nodes` per move in parallel and writes their quiet positions to `out`
+/// Plays games `first..first + games` at `nodes` per move in parallel and writes their quiet positions to `out`
 /// as they finish; `progress` is called with the number of games done. Returns positions written.
 pub fn run(
+    first: u64,
     games: u64,
     nodes: u64,
     seed: u64,
@@ -101,7 +102,7 @@ pub fn run(
     progress: &(dyn Fn(u64) + Sync),
 ) -> std::io::Result<u64> {
     let sink = Mutex::new((out, 0u64, 0u64, None::<std::io::Error>));
-    (0..games).into_par_iter().for_each(|index| {
+    (first..first + games).into_par_iter().for_each(|index| {
         let (fens, result) = play_game(random_opening(seed, index), nodes);
         let mut text = String::new();
         for fen in &fens {

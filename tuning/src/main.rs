@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use onca::weights::{Weights, MAN, TUNABLE};
+use onca::weights::{Weights, ADVANCE_ENDGAME, ADVANCE_OPENING, MAN, TUNABLE};
 use onca_tuning::{datagen, export, tune};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -32,6 +32,10 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Index of the first game (to resume an interrupted run with the same seed: pass the
+        /// number of games already finished; each game's opening depends on seed and index only).
+        #[arg(long, default_value_t = 0)]
+        first_game: u64,
     },
     /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name value` lines.
     Tune {
@@ -72,6 +76,7 @@ fn run(command: Command) -> Result<()> {
             nodes,
             out,
             seed,
+            first_game,
         } => {
             // Appending: a second run (another seed) adds to an interrupted or finished one.
             let file = OpenOptions::new()
@@ -86,7 +91,7 @@ fn run(command: Command) -> Result<()> {
                 let eta = elapsed / done as f64 * (games - done) as f64;
                 eprint!("\rgames {done}/{games}  elapsed {elapsed:.0} s  eta {eta:.0} s   ");
             };
-            let written = datagen::run(games, nodes, seed, &mut writer, &progress)?;
+            let written = datagen::run(first_game, games, nodes, seed, &mut writer, &progress)?;
             writer.flush()?;
             eprintln!();
             println!(
@@ -115,7 +120,12 @@ fn run(command: Command) -> Result<()> {
                 samples.len()
             );
             let mut frozen = [false; TUNABLE];
+            // The man anchors the scale; each advancement table's back-row entry is frozen too,
+            // since a table plus the man's value is otherwise collinear (one free constant per
+            // phase).
             frozen[MAN] = true;
+            frozen[ADVANCE_OPENING] = true;
+            frozen[ADVANCE_ENDGAME] = true;
             let started = Instant::now();
             let tuned = tune::descend(
                 &samples,
