@@ -334,6 +334,14 @@ fn play_game(
         GameResult::win_for(color.opponent())
     };
     // Bring both engines up; a missing or failing engine loses before the first move.
+    let crashed = |engine_index: usize, why: String| {
+        report(
+            &game,
+            loss_for(engine_index),
+            Termination::Crash(why),
+            Some(engine_index),
+        )
+    };
     for engine_index in [white, 1 - white] {
         let slot = &mut engines[engine_index];
         if slot.as_mut().is_some_and(|engine| !engine.is_running()) {
@@ -344,27 +352,13 @@ fn play_game(
             let label = format!("{}#{worker}", spec.name);
             match start_engine(spec, &label, config.startup_timeout) {
                 Ok(engine) => *slot = Some(engine),
-                Err(error) => {
-                    let termination = Termination::Crash(error.to_string());
-                    return report(
-                        &game,
-                        loss_for(engine_index),
-                        termination,
-                        Some(engine_index),
-                    );
-                }
+                Err(error) => return crashed(engine_index, error.to_string()),
             }
         }
         if let Some(engine) = slot.as_mut() {
             if let Err(error) = engine.send("new-game") {
                 *slot = None;
-                let termination = Termination::Crash(error.to_string());
-                return report(
-                    &game,
-                    loss_for(engine_index),
-                    termination,
-                    Some(engine_index),
-                );
+                return crashed(engine_index, error.to_string());
             }
         }
     }

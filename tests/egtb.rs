@@ -162,45 +162,9 @@ fn every_position_gets_an_index_either_side_to_move() {
 }
 
 /// The value and distance that one ply of search over the real legal moves gives, from the
-/// tables' values of the positions after each move.
+/// tables' values of the positions after each move (the check `onca egtb verify` runs).
 fn backed_up(tables: &Tablebases, position: &Position) -> (Wdl, Option<u32>) {
-    let moves = movegen::legal_moves(position);
-    if moves.is_empty() {
-        return (Wdl::Loss, Some(0));
-    }
-    let start = Canonical::of(position).key();
-    let mut best: Option<(Wdl, Option<u32>)> = None;
-    for mv in &moves {
-        let child = position.play(mv);
-        let probed = tables.probe_distance(&child).expect("child in the tables");
-        let converts = Canonical::of(&child).key() != start.mirrored();
-        let plies = if converts {
-            Some(1)
-        } else {
-            probed.plies.map(|p| p + 1)
-        };
-        let ours = (probed.wdl.negated(), plies);
-        best = Some(match best {
-            None => ours,
-            Some(old) => {
-                let rank = |(wdl, plies): (Wdl, Option<u32>)| -> (Wdl, i64) {
-                    let plies = i64::from(plies.unwrap_or(0));
-                    match wdl {
-                        Wdl::Win => (wdl, -plies),
-                        Wdl::Loss => (wdl, plies),
-                        Wdl::Draw => (wdl, 0),
-                    }
-                };
-                if rank(ours) > rank(old) {
-                    ours
-                } else {
-                    old
-                }
-            }
-        });
-    }
-    let (wdl, plies) = best.unwrap_or((Wdl::Loss, Some(0)));
-    (wdl, if wdl == Wdl::Draw { None } else { plies })
+    onca::egtb::verify::backed_up(tables, position).expect("children in the tables")
 }
 
 #[test]
