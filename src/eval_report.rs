@@ -1,12 +1,13 @@
 //! `onca eval`: the static evaluation of one position broken down by term, in men.
 
-use crate::eval::{breakdown, drawish, evaluate};
+use crate::endgame::{classify, Verdict};
+use crate::eval::{breakdown, evaluate};
 use crate::position::{Color, Position};
 use crate::weights::Weights;
 use std::io::Write;
 
-/// Writes each term for White and Black (each from its own view, phase-blended, before the
-/// drawish scaling), whether the drawish scaling applies, and the total from the side to move.
+/// Writes each feature group for White and Black (each from its own view, phase-blended, before
+/// the endgame knowledge), the endgame verdict, and the total from the side to move.
 pub fn write_report(position: &Position, out: &mut impl Write) -> std::io::Result<()> {
     let weights = &Weights::DEFAULT;
     let white = breakdown(position, Color::White, weights);
@@ -20,16 +21,24 @@ pub fn write_report(position: &Position, out: &mut impl Write) -> std::io::Resul
             black_value / 100.0
         )?;
     }
-    let scaled = if drawish(position, weights) {
-        format!("yes (divided by {})", weights.drawish_divisor)
-    } else {
-        String::from("no")
+    let verdict = match classify(position) {
+        Verdict::Normal => String::from("none"),
+        Verdict::Draw => String::from("draw (a king each)"),
+        Verdict::Drawish => format!("drawish (divided by {})", crate::endgame::DRAWISH_DIVISOR),
+        Verdict::KingHunt { hunter } => format!("{} hunts the lone king", color_name(hunter)),
     };
-    writeln!(out, "drawish scaling      {scaled}")?;
-    let side = match position.side_to_move() {
+    writeln!(out, "endgame knowledge    {verdict}")?;
+    let total = f64::from(evaluate(position).0) / 100.0;
+    writeln!(
+        out,
+        "total ({} to move) {total:.2}",
+        color_name(position.side_to_move())
+    )
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
         Color::White => "white",
         Color::Black => "black",
-    };
-    let total = f64::from(evaluate(position).0) / 100.0;
-    writeln!(out, "total ({side} to move) {total:.2}")
+    }
 }

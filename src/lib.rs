@@ -21,6 +21,7 @@ pub mod bitboard;
 pub mod draw;
 pub mod egtb;
 pub mod elo;
+pub mod endgame;
 pub mod eval;
 pub mod eval_report;
 pub mod fen;

@@ -78,21 +78,27 @@ fn eval_prints_every_term_and_a_zero_total_when_symmetric() {
     let output = onca(&["eval"]);
     assert!(output.status.success());
     let text = stdout(&output);
-    for term in [
-        "material",
-        "advancement",
-        "centre",
-        "back guard",
-        "king long diagonal",
-        "runaway",
-        "drawish scaling",
-    ] {
-        assert!(text.contains(term), "{term} missing from:\n{text}");
+    for term in onca::weights::GROUPS.iter().map(|group| group.name) {
+        let line = text
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some(term))
+            .unwrap_or_else(|| panic!("{term} missing from:\n{text}"));
+        let columns: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(columns.len(), 3, "{line}");
+        assert_eq!(columns[1], columns[2], "the start is symmetric: {line}");
     }
-    assert!(
-        text.contains("material                12.00    12.00"),
-        "{text}"
-    );
+    assert!(text.contains("endgame knowledge    none"), "{text}");
+    // Twelve men, each worth about one man.
+    let men_line = text
+        .lines()
+        .find(|line| line.starts_with("man_square"))
+        .unwrap_or("");
+    let men: f64 = men_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    assert!((11.0..14.0).contains(&men), "{men_line}");
     assert!(
         text.trim_end().ends_with("total (white to move) 0.00"),
         "{text}"

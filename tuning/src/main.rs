@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use onca::weights::{Weights, ADVANCE_ENDGAME, ADVANCE_OPENING, MAN, TUNABLE};
+use onca::weights::{Weights, TUNABLE};
 use onca_tuning::{datagen, export, tune};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -108,7 +108,7 @@ fn run(command: Command) -> Result<()> {
             let text = std::fs::read_to_string(&data)
                 .with_context(|| format!("cannot read {}", data.display()))?;
             let base = Weights::DEFAULT;
-            let samples = tune::parse_samples(&text, &base).map_err(anyhow::Error::msg)?;
+            let samples = tune::parse_samples(&text).map_err(anyhow::Error::msg)?;
             if samples.is_empty() {
                 bail!("no positions in {}", data.display());
             }
@@ -119,13 +119,8 @@ fn run(command: Command) -> Result<()> {
                 "{} positions, K = {k:.6}, error before {before:.6}",
                 samples.len()
             );
-            let mut frozen = [false; TUNABLE];
-            // The man anchors the scale; each advancement table's back-row entry is frozen too,
-            // since a table plus the man's value is otherwise collinear (one free constant per
-            // phase).
-            frozen[MAN] = true;
-            frozen[ADVANCE_OPENING] = true;
-            frozen[ADVANCE_ENDGAME] = true;
+            // Nothing is collinear: the man's value is its square table, anchored by K.
+            let frozen = [false; TUNABLE];
             let started = Instant::now();
             let tuned = tune::descend(
                 &samples,

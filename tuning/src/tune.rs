@@ -2,12 +2,13 @@
 //! squared error over the weights by gradient descent, the gradient summed in parallel.
 //!
 //! The evaluation is `eval = sum(weight[i] * feature[i])` (White's view, score units), with the
-//! features from [`onca::eval::linear_features`] computed once with the starting weights (the
-//! drawish scaling is frozen there, see its doc).
+//! features from [`onca::eval::linear_features`]; positions the endgame knowledge scores are left
+//! out.
 
 use onca::eval::linear_features;
 use onca::fen::parse_position;
 use onca::weights::{Weights, TUNABLE};
+
 use rayon::prelude::*;
 
 /// One training position: its linear features and the game result from White's view.
@@ -17,9 +18,8 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// Reads `FEN;result` lines; the features use `weights` to decide the drawish scaling. Errors name
-/// the line.
-pub fn parse_samples(text: &str, weights: &Weights) -> Result<Vec<Sample>, String> {
+/// Reads `FEN;result` lines, skipping positions the endgame knowledge scores. Errors name the line.
+pub fn parse_samples(text: &str) -> Result<Vec<Sample>, String> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -39,11 +39,9 @@ pub fn parse_samples(text: &str, weights: &Weights) -> Result<Vec<Sample>, Strin
                 .ok_or_else(|| format!("line {}: bad result `{result}`", number + 1))?;
             let position = parse_position(fen.trim())
                 .map_err(|e| format!("line {}: bad position: {e}", number + 1))?;
-            Ok(Sample {
-                features: linear_features(&position, weights),
-                result,
-            })
+            Ok(linear_features(&position).map(|features| Sample { features, result }))
         })
+        .filter_map(Result::transpose)
         .collect()
 }
 

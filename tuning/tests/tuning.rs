@@ -1,6 +1,9 @@
 //! The tuner recovers known weights from synthetic data; exported weights round-trip.
 
-use onca::weights::{Weights, MAN, TUNABLE};
+use onca::weights::{Weights, RUNAWAY, TRIANGLE, TUNABLE};
+
+/// The anchored weight in the synthetic test.
+const MAN: usize = 0;
 use onca_tuning::export::{from_rust, to_rust};
 use onca_tuning::rng::Rng;
 use onca_tuning::tune::{descend, error, fit_k, Sample};
@@ -45,8 +48,8 @@ fn tuner_recovers_known_weights_on_synthetic_data() {
 #[test]
 fn exported_weights_round_trip() {
     let mut weights = Weights::DEFAULT;
-    weights.edge_opening = -9;
-    weights.runaway[4] = 31;
+    weights.opening[TRIANGLE] = -9;
+    weights.endgame[RUNAWAY + 4] = 31;
     let source = to_rust(&weights);
     assert!(source.contains("pub const TUNED: Weights"));
     assert_eq!(from_rust(&source), Ok(weights));

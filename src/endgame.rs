@@ -1,0 +1,173 @@
+//! Endgame knowledge that weights cannot express: material balances whose result the rules of the
+//! game decide, whatever the pieces' placement.
+//!
+//! * A lone king against a lone king is a draw.
+//! * A lone king against at most two pieces with a king cannot be beaten (and the move-count rules
+//!   draw it after 5 moves); neither can a side with a king against at most two pieces.
+//! * Three or more pieces with a king beat a lone king only when it does not hold the long
+//!   diagonal (with three pieces the rules draw it after 5 moves on the diagonal). Off the
+//!   diagonal the stronger side must still know how: take the long diagonal itself and corner the
+//!   lone king within the 15 moves the rules allow. [`Verdict::KingHunt`] scores exactly that.
+//!
+//! The classification looks at material only, so it is the same for any weights; the tuner leaves
+//! these positions out.
+
+use crate::bitboard::{Bitboard, Direction};
+use crate::position::{Color, Position};
+
+/// Score divisor for endings the stronger side cannot win.
+pub const DRAWISH_DIVISOR: i32 = 8;
+/// Bonus (score units) for the hunting side once a lone king is off the long diagonal.
+pub const HUNT_BONUS: i32 = 300;
+/// Bonus for each of the hunter's kings on the long diagonal (it keeps the lone king off it).
+pub const HUNT_LONG_DIAGONAL: i32 = 40;
+/// Penalty for each empty square the hunted king can slide to.
+pub const HUNT_MOBILITY: i32 = 8;
+
+/// What the material says about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing special: the weighted evaluation stands.
+    Normal,
+    /// A lone king against a lone king: a draw.
+    Draw,
+    /// The side ahead cannot force a win: the evaluation is scaled towards zero.
+    Drawish,
+    /// `hunter` has three or more pieces with a king against a lone king off the long diagonal.
+    KingHunt { hunter: Color },
+}
+
+/// A side's material: pieces and kings.
+#[derive(Clone, Copy)]
+struct Material {
+    pieces: u32,
+    kings: u32,
+}
+
+impl Material {
+    fn of(position: &Position, color: Color) -> Material {
+        Material {
+            pieces: position.pieces(color).count(),
+            kings: position.kings(color).count(),
+        }
+    }
+
+    fn is_lone_king(self) -> bool {
+        self.pieces == 1 && self.kings == 1
+    }
+
+    /// Men count 1, kings 3: enough to say who is ahead.
+    fn value(self) -> u32 {
+        self.pieces + 2 * self.kings
+    }
+}
+
+/// Classifies `position` by its material.
+#[inline]
+pub fn classify(position: &Position) -> Verdict {
+    let white = Material::of(position, Color::White);
+    let black = Material::of(position, Color::Black);
+    if white.pieces > 3 && black.pieces > 3 || white.pieces == 0 || black.pieces == 0 {
+        return Verdict::Normal;
+    }
+    if white.is_lone_king() && black.is_lone_king() {
+        return Verdict::Draw;
+    }
+    for (lone, hunter, hunter_color) in [(white, black, Color::Black), (black, white, Color::White)]
+    {
+        if !lone.is_lone_king() || hunter.kings == 0 {
+            continue;
+        }
+        let lone_king = position.kings(hunter_color.opponent());
+        if hunter.pieces <= 2 || (lone_king & Bitboard::LONG_DIAGONAL).is_not_empty() {
+            return Verdict::Drawish;
+        }
+        return Verdict::KingHunt {
+            hunter: hunter_color,
+        };
+    }
+    let (stronger, weaker) = if white.value() > black.value() {
+        (white, black)
+    } else {
+        (black, white)
+    };
+    if stronger.value() != weaker.value() && weaker.kings > 0 && stronger.pieces <= 2 {
+        return Verdict::Drawish;
+    }
+    Verdict::Normal
+}
+
+/// Applies `verdict` to `white_view`, the weighted evaluation from White's view.
+#[inline]
+pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
+    match verdict {
+        Verdict::Normal => white_view,
+        Verdict::Draw => 0,
+        Verdict::Drawish => white_view / DRAWISH_DIVISOR,
+        Verdict::KingHunt { hunter } => {
+            let hunter_kings = position.kings(hunter);
+            let hunted = position.kings(hunter.opponent());
+            let empty = position.empty_squares();
+            let freedom: u32 = Direction::ALL
+                .iter()
+                .map(|&direction| (hunted.ray(direction, empty) & empty).count())
+                .sum();
+            let diagonal = (hunter_kings & Bitboard::LONG_DIAGONAL).count() as i32;
+            let bonus = HUNT_BONUS + HUNT_LONG_DIAGONAL * diagonal - HUNT_MOBILITY * freedom as i32;
+            match hunter {
+                Color::White => white_view + bonus,
+                Color::Black => white_view - bonus,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_position;
+
+    fn verdict(fen: &str) -> Verdict {
+        classify(&parse_position(fen).expect("valid position"))
+    }
+
+    #[test]
+    fn material_balances_are_classified() {
+        assert_eq!(verdict("W:WK29:BK4"), Verdict::Draw);
+        // Two kings, or a king and a man, against a lone king.
+        assert_eq!(verdict("W:WK1,K2:BK10"), Verdict::Drawish);
+        assert_eq!(verdict("B:WK1,20:BK10"), Verdict::Drawish);
+        // Three kings against a lone king on the long diagonal (15 is on it), and off it.
+        assert_eq!(verdict("W:WK1,K2,K3:BK15"), Verdict::Drawish);
+        assert_eq!(
+            verdict("W:WK1,K2,K3:BK14"),
+            Verdict::KingHunt {
+                hunter: Color::White
+            }
+        );
+        assert_eq!(
+            verdict("W:WK14:BK1,K2,9"),
+            Verdict::KingHunt {
+                hunter: Color::Black
+            }
+        );
+        // Men alone against a lone king: the weights decide.
+        assert_eq!(verdict("W:W21,22,23:BK1"), Verdict::Normal);
+        // Two kings against a king and a man: the stronger side has only two pieces.
+        assert_eq!(verdict("W:WK1,K2:BK30,12"), Verdict::Drawish);
+        // Equal material and full boards are left alone.
+        assert_eq!(verdict("W:WK1,20:BK30,12"), Verdict::Normal);
+        assert_eq!(classify(&Position::start()), Verdict::Normal);
+    }
+
+    #[test]
+    fn the_hunt_rewards_the_long_diagonal_and_a_cornered_king() {
+        let free = parse_position("W:WK1,K2,K3:BK14").expect("valid");
+        let cornered = parse_position("W:WK1,K2,K29:BK5").expect("valid");
+        let hunt = Verdict::KingHunt {
+            hunter: Color::White,
+        };
+        assert!(adjust(&cornered, hunt, 0) > adjust(&free, hunt, 0));
+        assert!(adjust(&free, hunt, 0) > 0);
+    }
+}
