@@ -21,8 +21,10 @@ pub const DRAWISH_DIVISOR: i32 = 8;
 pub const HUNT_BONUS: i32 = 300;
 /// Bonus for each of the hunter's kings on the long diagonal (it keeps the lone king off it).
 pub const HUNT_LONG_DIAGONAL: i32 = 40;
-/// Penalty for each empty square the hunted king can slide to.
-pub const HUNT_MOBILITY: i32 = 8;
+/// Penalty when the lone king can reach the long diagonal in one move.
+pub const HUNT_ESCAPE: i32 = 150;
+/// Penalty for each safe square the hunted king can slide to.
+pub const HUNT_MOBILITY: i32 = 30;
 
 /// What the material says about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,21 +107,38 @@ pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
         Verdict::Draw => 0,
         Verdict::Drawish => white_view / DRAWISH_DIVISOR,
         Verdict::KingHunt { hunter } => {
-            let hunter_kings = position.kings(hunter);
-            let hunted = position.kings(hunter.opponent());
-            let empty = position.empty_squares();
-            let freedom: u32 = Direction::ALL
-                .iter()
-                .map(|&direction| (hunted.ray(direction, empty) & empty).count())
-                .sum();
-            let diagonal = (hunter_kings & Bitboard::LONG_DIAGONAL).count() as i32;
-            let bonus = HUNT_BONUS + HUNT_LONG_DIAGONAL * diagonal - HUNT_MOBILITY * freedom as i32;
+            let bonus = hunt_bonus(position, hunter);
             match hunter {
                 Color::White => white_view + bonus,
                 Color::Black => white_view - bonus,
             }
         }
     }
+}
+
+/// How well `hunter` is doing against the lone king: its kings on the long diagonal, and how few
+/// safe squares the lone king has left (a square is unsafe when a hunting king could capture it
+/// there: the king would stand on a hunter's open line with an empty square behind it).
+fn hunt_bonus(position: &Position, hunter: Color) -> i32 {
+    let hunters = position.kings(hunter);
+    let hunted = position.kings(hunter.opponent());
+    let open = position.empty_squares() | hunted;
+    let mut reach = Bitboard::EMPTY;
+    let mut unsafe_squares = Bitboard::EMPTY;
+    for direction in Direction::ALL {
+        reach = reach | (hunted.ray(direction, open) & open);
+        let lines = hunters.ray(direction, open) & open;
+        unsafe_squares = unsafe_squares | (lines & open.step(direction.opposite()));
+    }
+    let safe = (reach & !unsafe_squares).count() as i32;
+    let diagonal = (hunters & Bitboard::LONG_DIAGONAL).count() as i32;
+    // Once the lone king touches the long diagonal the rules draw soon: keep it out of reach.
+    let escape = if (reach & Bitboard::LONG_DIAGONAL).is_not_empty() {
+        HUNT_ESCAPE
+    } else {
+        0
+    };
+    HUNT_BONUS + HUNT_LONG_DIAGONAL * diagonal - HUNT_MOBILITY * safe - escape
 }
 
 #[cfg(test)]
