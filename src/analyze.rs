@@ -102,6 +102,19 @@ pub struct AnalyzeArgs {
     /// With --egtb: at a root in the databases, search only their best moves (as in a game).
     #[arg(long, requires = "egtb")]
     pub game: bool,
+    /// Evaluation weights file (`name value` lines, e.g. tuning/weights/hand-set.txt; names left
+    /// out keep their built-in values). Default: the built-in weights.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+}
+
+/// The tables of the `--weights` file, if one was given.
+fn weights_option(
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<Option<std::sync::Arc<crate::eval::EvalTables>>> {
+    path.map(crate::weights_file::load_tables)
+        .transpose()
+        .map_err(anyhow::Error::msg)
 }
 
 /// Depth of `onca analyze` when no limit is given.
@@ -147,6 +160,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
         table_root_moves: args.game,
         ..crate::search::SearchSettings::default()
     };
+    let eval_tables = weights_option(args.weights.as_deref())?;
     let tablebases = match &args.egtb {
         Some(dir) => {
             let tables = crate::egtb::Tablebases::load(dir)?;
@@ -162,6 +176,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
     };
     writeln!(out, "{}", board_diagram(game.current()))?;
     let mut searcher = crate::search::Searcher::new(args.hash as usize);
+    searcher.set_eval_tables(eval_tables);
     if let Some(tables) = tablebases {
         writeln!(
             out,
@@ -195,16 +210,18 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
 }
 
 /// Runs `onca bench`: one line per position, then the totals; the last line starts with the node
-/// count.
+/// count. `weights` is a weights file to evaluate with instead of the built-in weights.
 pub fn run_bench(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    weights: Option<&std::path::Path>,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
+    let eval_tables = weights_option(weights)?;
     let mut failure = None;
     let mut index = 0;
-    let results = crate::bench::run(depth, threads, hash_mb, |found| {
+    let results = crate::bench::run(depth, threads, hash_mb, eval_tables, |found| {
         index += 1;
         let line = format!(
             "{index:>2} {:>10} nodes {:>8.3} s depth {:>2} best {:<10} {}",

@@ -5,10 +5,12 @@
 //! table, so the total node count is identical on every run and machine for one thread; a change
 //! in it means the search or evaluation changed.
 
+use crate::eval::EvalTables;
 use crate::fen;
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::search::{SearchControl, SearchSettings, Searcher};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given.
@@ -75,15 +77,18 @@ pub struct PositionResult {
     pub depth: u32,
 }
 
-/// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table, calling
-/// `each` after every position.
+/// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table,
+/// evaluating with `eval_tables` (`None`: the built-in weights), calling `each` after every
+/// position.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    eval_tables: Option<Arc<EvalTables>>,
     mut each: impl FnMut(&PositionResult),
 ) -> anyhow::Result<Vec<PositionResult>> {
     let mut searcher = Searcher::new(hash_mb);
+    searcher.set_eval_tables(eval_tables);
     let settings = SearchSettings {
         threads,
         instant_single_reply: false,

@@ -30,13 +30,17 @@ pub const FULL_SKILL: u32 = 20;
 /// loaded tables; empty = none).
 pub const EGTB_PATH: &str = "egtb-path";
 
-/// The `param` line of `egtb-path` with its current value.
-pub fn egtb_declaration(path: &str) -> String {
-    let shown: String = path
+/// The parameter naming a file of evaluation weights (handled by the session, which owns the
+/// loaded tables; empty = the built-in weights).
+pub const WEIGHTS: &str = "weights";
+
+/// The `param` line of a string parameter (a path) with its current value.
+pub fn string_declaration(name: &str, value: &str) -> String {
+    let shown: String = value
         .chars()
         .filter(|&c| c != '"' && !c.is_control())
         .collect();
-    format!("param name={EGTB_PATH} value=\"{shown}\" type=string")
+    format!("param name={name} value=\"{shown}\" type=string")
 }
 
 /// Current parameter values.

@@ -13,17 +13,19 @@
 //! thinks is pondering.
 
 use crate::egtb::Tablebases;
+use crate::eval::EvalTables;
 use crate::fen;
 use crate::game::Game;
 use crate::hub_command::{Command, GoMode, Level};
 use crate::hub_numbering::MoveNumbering;
 use crate::hub_output::{done_line, info_line, InfoFields, Output};
-use crate::hub_params::{egtb_declaration, Change, Params, EGTB_PATH, TT_ENTRY_BYTES};
+use crate::hub_params::{string_declaration, Change, Params, EGTB_PATH, TT_ENTRY_BYTES, WEIGHTS};
 use crate::limits::{Clock, Limits};
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::{Report, SearchControl, SearchResult, Searcher};
+use crate::weights_file;
 use crossbeam::channel::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -61,6 +63,10 @@ pub struct Session {
     egtb_path: String,
     /// The databases loaded from `egtb_path` (empty when none or when loading failed).
     tablebases: Arc<Tablebases>,
+    /// The `weights` parameter (empty: the built-in weights).
+    weights_path: String,
+    /// The evaluation tables loaded from `weights_path` (`None`: the built-in weights).
+    eval_tables: Option<Arc<EvalTables>>,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -96,6 +102,8 @@ impl Session {
             running: None,
             egtb_path: String::new(),
             tablebases: Arc::new(Tablebases::empty()),
+            weights_path: String::new(),
+            eval_tables: None,
         }
     }
 
@@ -171,7 +179,10 @@ impl Session {
                 for line in self.params.declarations() {
                     self.output.line(&line);
                 }
-                self.output.line(&egtb_declaration(&self.egtb_path));
+                self.output
+                    .line(&string_declaration(EGTB_PATH, &self.egtb_path));
+                self.output
+                    .line(&string_declaration(WEIGHTS, &self.weights_path));
                 self.output.line("wait");
             }
             Command::SetParam { name, value } => self.set_param(&name, &value),
@@ -205,6 +216,10 @@ impl Session {
     pub fn set_param(&mut self, name: &str, value: &str) {
         if name == EGTB_PATH {
             self.load_tablebases(value.trim());
+            return;
+        }
+        if name == WEIGHTS {
+            self.load_weights(value.trim());
             return;
         }
         match self.params.set(name, value, TT_ENTRY_BYTES) {
@@ -254,15 +269,44 @@ impl Session {
         }
     }
 
+    /// Evaluates with the weights of the file at `path` (empty: the built-in weights). A file
+    /// that cannot be read or parsed gets an `error` line and changes nothing.
+    fn load_weights(&mut self, path: &str) {
+        let tables = if path.is_empty() {
+            None
+        } else {
+            match weights_file::load_tables(std::path::Path::new(path)) {
+                Ok(tables) => Some(tables),
+                Err(why) => {
+                    self.output
+                        .error(&format!("set-param: weights: {why}; weights unchanged"));
+                    return;
+                }
+            }
+        };
+        log::debug!("hub: evaluation weights from '{path}'");
+        self.weights_path = path.to_string();
+        self.eval_tables = tables.clone();
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_eval_tables(tables);
+        }
+    }
+
     /// The searcher, created on first use (so that start-up stays instant).
     fn searcher_mut(&mut self) -> &mut Searcher {
-        let hash_mb = self.params.hash_mb;
-        let tablebases = Arc::clone(&self.tablebases);
-        self.searcher.get_or_insert_with(|| {
-            let mut searcher = Searcher::new(hash_mb);
-            searcher.set_tablebases(tablebases);
-            searcher
-        })
+        let searcher = match self.searcher.take() {
+            Some(searcher) => searcher,
+            None => self.new_searcher(),
+        };
+        self.searcher.insert(searcher)
+    }
+
+    /// A searcher with the current table size, databases and evaluation weights.
+    fn new_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::new(self.params.hash_mb);
+        searcher.set_tablebases(Arc::clone(&self.tablebases));
+        searcher.set_eval_tables(self.eval_tables.clone());
+        searcher
     }
 
     fn go(&mut self, mode: GoMode) {
@@ -302,7 +346,7 @@ impl Session {
         }
         let mut searcher = match self.searcher.take() {
             Some(searcher) => searcher,
-            None => Searcher::new(self.params.hash_mb),
+            None => self.new_searcher(),
         };
         searcher.set_tablebases(Arc::clone(&self.tablebases));
         let progress = Arc::new(Progress::new(

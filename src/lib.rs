@@ -8,8 +8,8 @@
 //!   [`fen`] (position text), [`pdn`] (PDN move text), [`game`] (game records), [`draw`] (draw
 //!   rules), [`perft`];
 //! * search: [`search`] (the API), [`worker`] (one thread's search), [`threads`] (Lazy SMP),
-//!   [`tt`], [`ordering`], [`params`], [`timeman`], [`limits`], [`score`], [`eval`], [`bench`],
-//!   [`analyze`];
+//!   [`tt`], [`ordering`], [`params`], [`timeman`], [`limits`], [`score`], [`eval`] with its
+//!   [`weights`] (built in or read by [`weights_file`]), [`bench`], [`analyze`];
 //! * Hub protocol: [`hub`] and its `hub_*` modules;
 //! * engine matches: [`hub_client`] (drives Hub engines), [`match_runner`] (referees games),
 //!   [`openings`] (ballots), [`elo`] (statistics), [`pdn_game`] (game files), [`match_cli`];
@@ -53,5 +53,6 @@ pub mod threads;
 pub mod timeman;
 pub mod tt;
 pub mod weights;
+pub mod weights_file;
 pub mod worker;
 pub mod zobrist;

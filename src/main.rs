@@ -35,7 +35,8 @@ enum Command {
         /// Parameters to set before the session, as `--name=value` (how lidraughts-bot passes its
         /// engine_options), e.g. `onca hub --hash=256 --move-numbering=mirrored`. Same names and
         /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
-        /// `error` lines.
+        /// `error` lines. `--weights=FILE` plays with the evaluation weights of FILE
+        /// (e.g. tuning/weights/hand-set.txt) instead of the built-in ones.
         #[arg(
             value_name = "--NAME=VALUE",
             trailing_var_arg = true,
@@ -76,6 +77,10 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+        /// Evaluation weights file (`name value` lines, e.g. tuning/weights/hand-set.txt).
+        /// Default: the built-in weights.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<std::path::PathBuf>,
     },
     /// Print the static evaluation broken down by term for White and Black (in men), and the
     /// total from the side to move.
@@ -135,7 +140,14 @@ fn run(command: Command) -> Result<()> {
             depth,
             threads,
             hash,
-        } => onca::analyze::run_bench(depth, threads as usize, hash as usize, &mut out)?,
+            weights,
+        } => onca::analyze::run_bench(
+            depth,
+            threads as usize,
+            hash as usize,
+            weights.as_deref(),
+            &mut out,
+        )?,
         Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
         Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,

@@ -8,7 +8,7 @@
 
 use crate::draw::DrawRules;
 use crate::egtb::{ProbeResult, Tablebases, Wdl};
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, EvalTables, DEFAULT_TABLES};
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::movegen;
@@ -170,6 +170,8 @@ pub struct Searcher {
     tablebases: Arc<Tablebases>,
     /// Pieces in the largest loaded table (0: none): positions with more are never probed.
     table_pieces: u32,
+    /// Evaluation tables of weights loaded at run time (`None`: the built-in [`DEFAULT_TABLES`]).
+    eval_tables: Option<Arc<EvalTables>>,
 }
 
 impl Searcher {
@@ -182,6 +184,7 @@ impl Searcher {
             searches: 0,
             tablebases: Arc::new(Tablebases::empty()),
             table_pieces: 0,
+            eval_tables: None,
         }
     }
 
@@ -202,6 +205,25 @@ impl Searcher {
 
     pub fn tablebases(&self) -> &Arc<Tablebases> {
         &self.tablebases
+    }
+
+    /// Evaluates with `tables` from the next search on (`None`: the built-in weights). Other
+    /// tables than before clear the transposition table (its scores came from the old ones).
+    pub fn set_eval_tables(&mut self, tables: Option<Arc<EvalTables>>) {
+        let same = match (&tables, &self.eval_tables) {
+            (None, None) => true,
+            (Some(new), Some(old)) => Arc::ptr_eq(new, old),
+            _ => false,
+        };
+        if !same {
+            self.table.clear();
+        }
+        self.eval_tables = tables;
+    }
+
+    /// The tables the search evaluates with.
+    pub fn eval_tables(&self) -> &EvalTables {
+        self.eval_tables.as_deref().unwrap_or(&DEFAULT_TABLES)
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -273,9 +295,12 @@ impl Searcher {
                 nodes: 0,
             };
         };
+        // Borrowed field by field (not through `eval_tables()`): the orderings are borrowed
+        // mutably while the threads run.
+        let eval = self.eval_tables.as_deref().unwrap_or(&DEFAULT_TABLES);
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
-            let score = evaluate(&root.play(&first)).neg();
+            let score = evaluate_with(&root.play(&first), eval).neg();
             report(&Report {
                 depth: 1,
                 seldepth: 1,
@@ -354,6 +379,7 @@ impl Searcher {
             root_moves,
             tablebases: &self.tablebases,
             table_pieces: self.table_pieces,
+            eval,
             root_in_tables,
             unprobed_material: skip_root_material.then(|| Material::of(&root)),
             multipv,

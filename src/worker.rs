@@ -16,7 +16,7 @@
 
 use crate::draw::{self, DrawCounters};
 use crate::egtb::{Tablebases, Wdl};
-use crate::eval::{can_capture, evaluate};
+use crate::eval::{can_capture, evaluate_with, EvalTables};
 use crate::limits::Limits;
 use crate::movegen::{self, MoveList, MAX_MOVES};
 use crate::moves::Move;
@@ -56,6 +56,8 @@ pub struct Shared<'a> {
     pub tablebases: &'a Tablebases,
     /// Pieces in the largest loaded table (0: none); positions with more are not probed.
     pub table_pieces: u32,
+    /// The evaluation's tables (the built-in weights or weights loaded at run time).
+    pub eval: &'a EvalTables,
     /// Whether the root and all its children are in the databases and probed (deeper searches add
     /// nothing).
     pub root_in_tables: bool,
@@ -559,7 +561,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(position);
+            return evaluate_with(position, self.shared.eval);
         }
         // After the draw checks: a rule draw outranks the databases' value.
         if let Some(score) = self.probe_tables(position, ply, Some(&counters)) {
@@ -787,7 +789,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(position);
+            return evaluate_with(position, self.shared.eval);
         }
         if let Some(score) = self.probe_tables(position, ply, None) {
             return score;
@@ -798,7 +800,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             if movegen::count_legal(position) == 0 {
                 return Score::loss_in(ply as u32);
             }
-            let stand_pat = evaluate(position);
+            let stand_pat = evaluate_with(position, self.shared.eval);
             let threatened =
                 threat_plies > 0 && can_capture(position, position.side_to_move().opponent());
             if !threatened {

@@ -1,9 +1,10 @@
-//! Search behaviour: legal moves always, stopping at once, draw rules, determinism of bench, and
-//! evaluation symmetry. Depths and node limits are small so the whole file runs in seconds.
+//! Search behaviour: legal moves always, stopping at once, draw rules, determinism of bench,
+//! evaluation symmetry and evaluation tables loaded at run time. Depths and node limits are small
+//! so the whole file runs in seconds.
 
 use onca::bench;
 use onca::draw::DrawRules;
-use onca::eval::evaluate;
+use onca::eval::{evaluate, EvalTables};
 use onca::fen::parse_position;
 use onca::game::Game;
 use onca::limits::Limits;
@@ -12,6 +13,8 @@ use onca::moves::Move;
 use onca::position::Position;
 use onca::score::Score;
 use onca::search::{SearchControl, SearchResult, SearchSettings, Searcher};
+use onca::weights::Weights;
+use std::sync::Arc;
 
 /// Positions that exercise the rules: long king captures, majority capture, promotion, blocked
 /// men, kings against men.
@@ -236,8 +239,8 @@ fn move_count_rule_draws_inside_the_search() {
 
 #[test]
 fn bench_node_counts_repeat() {
-    let first = bench::run(5, 1, 2, |_| {}).expect("bench positions are valid");
-    let second = bench::run(5, 1, 2, |_| {}).expect("bench positions are valid");
+    let first = bench::run(5, 1, 2, None, |_| {}).expect("bench positions are valid");
+    let second = bench::run(5, 1, 2, None, |_| {}).expect("bench positions are valid");
     assert!(first.len() >= 30);
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
         results.iter().map(|found| found.nodes).collect()
@@ -246,6 +249,42 @@ fn bench_node_counts_repeat() {
     assert!(first
         .iter()
         .all(|found| found.best.is_some() && found.depth <= 5));
+}
+
+#[test]
+fn the_search_evaluates_with_the_tables_it_is_given() {
+    // Tables built from the built-in weights: exactly the built-in search, node for node.
+    let copy = Arc::new(EvalTables::new(&Weights::DEFAULT));
+    let built_in = bench::run(4, 1, 2, None, |_| {}).expect("bench positions are valid");
+    let copied = bench::run(4, 1, 2, Some(copy), |_| {}).expect("bench positions are valid");
+    let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
+        results.iter().map(|found| found.nodes).collect()
+    };
+    assert_eq!(nodes(&built_in), nodes(&copied));
+
+    // Men worth less than nothing: a man up is now a bad position.
+    let game = Game::new(parse_position("W:W21,22,23,24,25:B1,2,3,4").expect("valid"));
+    let absurd = Weights::parse_text("man -1000").expect("valid weights");
+    let mut searcher = Searcher::new(2);
+    let score = |searcher: &mut Searcher| {
+        searcher
+            .search(
+                &game,
+                &at_depth(5),
+                &analysis(),
+                &SearchControl::new(),
+                &mut |_| {},
+            )
+            .score
+    };
+    let default_score = score(&mut searcher);
+    searcher.set_eval_tables(Some(Arc::new(EvalTables::new(&absurd))));
+    assert_eq!(searcher.eval_tables().weights().man, -1000);
+    let absurd_score = score(&mut searcher);
+    assert!(default_score.0 > 50, "{default_score:?}");
+    assert!(absurd_score.0 < -500, "{absurd_score:?}");
+    searcher.set_eval_tables(None);
+    assert_eq!(score(&mut searcher), default_score);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! `onca-tune`: generate self-play data, tune the evaluation weights, export them as Rust.
+//! `onca-tune`: generate self-play data, tune the evaluation weights, export them as Rust (or
+//! write the built-in ones as a weights file).
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -49,6 +50,12 @@ enum Command {
         /// Step size in score units.
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
+    },
+    /// Write the engine's built-in weights (`Weights::DEFAULT`) as `name value` lines, the format
+    /// `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt was written this way).
+    Defaults {
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Write a weights file (from `tune`) as Rust source defining `TUNED`.
     Export {
@@ -140,6 +147,10 @@ fn run(command: Command) -> Result<()> {
             let after = tune::error(&samples, &tune::to_floats(&weights), k);
             println!("error after {after:.6} (rounded weights)");
             std::fs::write(&out, weights.to_text())
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
+        Command::Defaults { out } => {
+            std::fs::write(&out, Weights::DEFAULT.to_text())
                 .with_context(|| format!("cannot write {}", out.display()))?;
         }
         Command::Export { weights, out } => {

@@ -1,0 +1,183 @@
+//! The `weights` Hub parameter and the `--weights` options against the real binary: a missing or
+//! garbled file gives an `error` line and changes nothing; a valid file really changes the
+//! evaluation the search uses; an empty value goes back to the built-in weights.
+
+mod hub_support;
+
+use hub_support::{check_search, field, Engine};
+use onca::fen::parse_position;
+use onca::weights_file::load_weights;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// White to move, a man up: the built-in weights score it well above zero.
+const MAN_UP: &str = "W:W21,22,23,24,25:B1,2,3,4";
+
+/// The weights shipped in the repository (the hand-set evaluation).
+const HAND_SET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/weights/hand-set.txt");
+
+/// A file under the system temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("onca-weights-{}-{name}", std::process::id()));
+        std::fs::write(&path, contents).expect("write a temporary file");
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The score (in men, as text) of a depth-5 analysis of [`MAN_UP`].
+fn score(engine: &mut Engine) -> f64 {
+    engine.send(&format!("pos pos={MAN_UP}"));
+    engine.send("level depth=5");
+    engine.send("go analyze");
+    let search = engine.search_result();
+    check_search(&search, &parse_position(MAN_UP).expect("valid position"));
+    let last = search.infos.last().expect("an info line");
+    let text = field(last, "score").expect("a score");
+    text.parse().unwrap_or_else(|_| panic!("score {text}"))
+}
+
+/// The `param name=weights` line of the `hub` reply.
+fn declaration(engine: &mut Engine) -> String {
+    engine.send("hub");
+    let line = engine.expect("param name=weights");
+    engine.expect("wait");
+    line
+}
+
+#[test]
+fn shipped_hand_set_weights_load() {
+    assert!(load_weights(Path::new(HAND_SET)).is_ok());
+}
+
+#[test]
+fn weights_parameter_changes_the_evaluation_and_refuses_bad_files() {
+    let absurd = TempFile::new("absurd.txt", "# men are a burden\nman -1000\n");
+    let garbage = TempFile::new("garbage.txt", "man lots\n");
+    let mut engine = Engine::start();
+    assert_eq!(
+        declaration(&mut engine),
+        "param name=weights value=\"\" type=string"
+    );
+    engine.send("init");
+    engine.expect("ready");
+    let built_in = score(&mut engine);
+    assert!(built_in > 0.5, "a man up scores {built_in}");
+
+    // A missing file: an error naming it, the built-in weights stay, the engine answers.
+    engine.send("set-param name=weights value=/nonexistent/onca-weights.txt");
+    let error = engine.recv();
+    assert!(error.starts_with("error message="), "{error}");
+    assert!(error.contains("/nonexistent/onca-weights.txt"), "{error}");
+    engine.barrier();
+    assert_eq!(score(&mut engine), built_in);
+
+    // Weights that value men negatively: the extra man is now a burden.
+    engine.send(&format!(
+        "set-param name=weights value=\"{}\"",
+        absurd.0.display()
+    ));
+    engine.barrier();
+    let negative = score(&mut engine);
+    assert!(negative < -5.0, "with man -1000 a man up scores {negative}");
+    let declared = declaration(&mut engine);
+    assert_eq!(
+        field(&declared, "value").as_deref(),
+        Some(absurd.0.to_string_lossy().as_ref())
+    );
+
+    // A garbled file: an error with the line, the loaded weights stay.
+    engine.send(&format!(
+        "set-param name=weights value=\"{}\"",
+        garbage.0.display()
+    ));
+    let error = engine.recv();
+    assert!(error.starts_with("error message="), "{error}");
+    assert!(error.contains("line 1"), "{error}");
+    engine.barrier();
+    assert_eq!(score(&mut engine), negative);
+
+    // An empty value: the built-in weights again.
+    engine.send("set-param name=weights value=\"\"");
+    engine.barrier();
+    assert_eq!(score(&mut engine), built_in);
+    engine.send("quit");
+    assert!(engine.wait_exit().success());
+}
+
+#[test]
+fn weights_on_the_hub_command_line() {
+    let mut engine = Engine::start_with(&["hub", &format!("--weights={HAND_SET}")]);
+    let declared = declaration(&mut engine);
+    assert_eq!(field(&declared, "value").as_deref(), Some(HAND_SET));
+    engine.send("init");
+    engine.expect("ready");
+    score(&mut engine);
+    engine.barrier();
+
+    // Without `init` the first `go` creates the searcher: it must get the weights too.
+    let absurd = TempFile::new("command-line.txt", "man -1000\n");
+    let mut engine = Engine::start_with(&["hub", &format!("--weights={}", absurd.0.display())]);
+    let negative = score(&mut engine);
+    assert!(negative < -5.0, "with man -1000 a man up scores {negative}");
+    engine.barrier();
+}
+
+fn onca(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_onca"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn analyze_and_bench_take_a_weights_file() {
+    let absurd = TempFile::new("cli-absurd.txt", "man -1000\n");
+    let path = absurd.0.to_string_lossy().into_owned();
+    let analyze = |weights: Option<&str>| {
+        let mut args = vec!["analyze", "--depth", "5", "--position", MAN_UP];
+        args.extend(weights.iter().flat_map(|file| ["--weights", *file]));
+        let (code, stdout, stderr) = onca(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let last = stdout
+            .lines()
+            .rfind(|line| line.starts_with("depth "))
+            .expect("an iteration line")
+            .to_string();
+        last.split_whitespace()
+            .nth(3)
+            .and_then(|score| score.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no score in '{last}'"))
+    };
+    assert!(analyze(None) > 0.5);
+    assert!(analyze(Some(&path)) < -5.0);
+
+    for command in [
+        &["analyze", "--depth", "2"][..],
+        &["bench", "--depth", "1"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--weights", "/nonexistent/onca-weights.txt"]);
+        let (code, stdout, stderr) = onca(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("/nonexistent/onca-weights.txt"), "{stderr}");
+    }
+    let (code, stdout, _) = onca(&["bench", "--depth", "2", "--weights", &path]);
+    assert_eq!(code, 0);
+    assert!(stdout.lines().last().is_some_and(|l| l.ends_with(" nps")));
+}
