@@ -102,17 +102,17 @@ pub struct AnalyzeArgs {
     /// With --egtb: at a root in the databases, search only their best moves (as in a game).
     #[arg(long, requires = "egtb")]
     pub game: bool,
-    /// Evaluation weights file (`name value` lines, e.g. tuning/weights/hand-set.txt; names left
+    /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt; names left
     /// out keep their built-in values). Default: the built-in weights.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
 }
 
-/// The tables of the `--weights` file, if one was given.
+/// The weights of the `--weights` file, if one was given.
 fn weights_option(
     path: Option<&std::path::Path>,
-) -> anyhow::Result<Option<std::sync::Arc<crate::eval::EvalTables>>> {
-    path.map(crate::weights_file::load_tables)
+) -> anyhow::Result<Option<std::sync::Arc<crate::weights::Weights>>> {
+    path.map(crate::weights_file::load_shared)
         .transpose()
         .map_err(anyhow::Error::msg)
 }
@@ -160,7 +160,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
         table_root_moves: args.game,
         ..crate::search::SearchSettings::default()
     };
-    let eval_tables = weights_option(args.weights.as_deref())?;
+    let weights = weights_option(args.weights.as_deref())?;
     let tablebases = match &args.egtb {
         Some(dir) => {
             let tables = crate::egtb::Tablebases::load(dir)?;
@@ -176,7 +176,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
     };
     writeln!(out, "{}", board_diagram(game.current()))?;
     let mut searcher = crate::search::Searcher::new(args.hash as usize);
-    searcher.set_eval_tables(eval_tables);
+    searcher.set_weights(weights);
     if let Some(tables) = tablebases {
         writeln!(
             out,
@@ -218,10 +218,10 @@ pub fn run_bench(
     weights: Option<&std::path::Path>,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    let eval_tables = weights_option(weights)?;
+    let weights = weights_option(weights)?;
     let mut failure = None;
     let mut index = 0;
-    let results = crate::bench::run(depth, threads, hash_mb, eval_tables, |found| {
+    let results = crate::bench::run(depth, threads, hash_mb, weights, |found| {
         index += 1;
         let line = format!(
             "{index:>2} {:>10} nodes {:>8.3} s depth {:>2} best {:<10} {}",

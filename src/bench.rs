@@ -5,11 +5,11 @@
 //! table, so the total node count is identical on every run and machine for one thread; a change
 //! in it means the search or evaluation changed.
 
-use crate::eval::EvalTables;
 use crate::fen;
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::search::{SearchControl, SearchSettings, Searcher};
+use crate::weights::Weights;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -78,17 +78,17 @@ pub struct PositionResult {
 }
 
 /// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table,
-/// evaluating with `eval_tables` (`None`: the built-in weights), calling `each` after every
+/// evaluating with `weights` (`None`: the built-in weights), calling `each` after every
 /// position.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    eval_tables: Option<Arc<EvalTables>>,
+    weights: Option<Arc<Weights>>,
     mut each: impl FnMut(&PositionResult),
 ) -> anyhow::Result<Vec<PositionResult>> {
     let mut searcher = Searcher::new(hash_mb);
-    searcher.set_eval_tables(eval_tables);
+    searcher.set_weights(weights);
     let settings = SearchSettings {
         threads,
         instant_single_reply: false,

@@ -13,7 +13,6 @@
 //! thinks is pondering.
 
 use crate::egtb::Tablebases;
-use crate::eval::EvalTables;
 use crate::fen;
 use crate::game::Game;
 use crate::hub_command::{Command, GoMode, Level};
@@ -25,6 +24,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::{Report, SearchControl, SearchResult, Searcher};
+use crate::weights::Weights;
 use crate::weights_file;
 use crossbeam::channel::{self, Receiver};
 use std::sync::{Arc, Mutex};
@@ -65,8 +65,8 @@ pub struct Session {
     tablebases: Arc<Tablebases>,
     /// The `weights` parameter (empty: the built-in weights).
     weights_path: String,
-    /// The evaluation tables loaded from `weights_path` (`None`: the built-in weights).
-    eval_tables: Option<Arc<EvalTables>>,
+    /// The evaluation weights loaded from `weights_path` (`None`: the built-in ones).
+    weights: Option<Arc<Weights>>,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -103,7 +103,7 @@ impl Session {
             egtb_path: String::new(),
             tablebases: Arc::new(Tablebases::empty()),
             weights_path: String::new(),
-            eval_tables: None,
+            weights: None,
         }
     }
 
@@ -272,11 +272,11 @@ impl Session {
     /// Evaluates with the weights of the file at `path` (empty: the built-in weights). A file
     /// that cannot be read or parsed gets an `error` line and changes nothing.
     fn load_weights(&mut self, path: &str) {
-        let tables = if path.is_empty() {
+        let weights = if path.is_empty() {
             None
         } else {
-            match weights_file::load_tables(std::path::Path::new(path)) {
-                Ok(tables) => Some(tables),
+            match weights_file::load_shared(std::path::Path::new(path)) {
+                Ok(weights) => Some(weights),
                 Err(why) => {
                     self.output
                         .error(&format!("set-param: weights: {why}; weights unchanged"));
@@ -286,9 +286,9 @@ impl Session {
         };
         log::debug!("hub: evaluation weights from '{path}'");
         self.weights_path = path.to_string();
-        self.eval_tables = tables.clone();
+        self.weights = weights.clone();
         if let Some(searcher) = self.searcher.as_mut() {
-            searcher.set_eval_tables(tables);
+            searcher.set_weights(weights);
         }
     }
 
@@ -305,7 +305,7 @@ impl Session {
     fn new_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.params.hash_mb);
         searcher.set_tablebases(Arc::clone(&self.tablebases));
-        searcher.set_eval_tables(self.eval_tables.clone());
+        searcher.set_weights(self.weights.clone());
         searcher
     }
 

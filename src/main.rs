@@ -77,7 +77,7 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
-        /// Evaluation weights file (`name value` lines, e.g. tuning/weights/hand-set.txt).
+        /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt).
         /// Default: the built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,

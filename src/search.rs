@@ -8,7 +8,7 @@
 
 use crate::draw::DrawRules;
 use crate::egtb::{ProbeResult, Tablebases, Wdl};
-use crate::eval::{evaluate_with, EvalTables, DEFAULT_TABLES};
+use crate::eval::evaluate_with;
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::movegen;
@@ -20,6 +20,7 @@ use crate::score::{Depth, Score};
 use crate::threads::{self, ThreadOutcome};
 use crate::timeman::TimeManager;
 use crate::tt::Table;
+use crate::weights::Weights;
 use crate::worker::{Completed, Material, RootMove, Shared};
 use std::ops::Neg;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
@@ -170,8 +171,8 @@ pub struct Searcher {
     tablebases: Arc<Tablebases>,
     /// Pieces in the largest loaded table (0: none): positions with more are never probed.
     table_pieces: u32,
-    /// Evaluation tables of weights loaded at run time (`None`: the built-in [`DEFAULT_TABLES`]).
-    eval_tables: Option<Arc<EvalTables>>,
+    /// Evaluation weights loaded at run time (`None`: the built-in [`Weights::DEFAULT`]).
+    weights: Option<Arc<Weights>>,
 }
 
 impl Searcher {
@@ -184,7 +185,7 @@ impl Searcher {
             searches: 0,
             tablebases: Arc::new(Tablebases::empty()),
             table_pieces: 0,
-            eval_tables: None,
+            weights: None,
         }
     }
 
@@ -207,10 +208,10 @@ impl Searcher {
         &self.tablebases
     }
 
-    /// Evaluates with `tables` from the next search on (`None`: the built-in weights). Other
-    /// tables than before clear the transposition table (its scores came from the old ones).
-    pub fn set_eval_tables(&mut self, tables: Option<Arc<EvalTables>>) {
-        let same = match (&tables, &self.eval_tables) {
+    /// Evaluates with `weights` from the next search on (`None`: the built-in weights). Other
+    /// weights than before clear the transposition table (its scores came from the old ones).
+    pub fn set_weights(&mut self, weights: Option<Arc<Weights>>) {
+        let same = match (&weights, &self.weights) {
             (None, None) => true,
             (Some(new), Some(old)) => Arc::ptr_eq(new, old),
             _ => false,
@@ -218,12 +219,12 @@ impl Searcher {
         if !same {
             self.table.clear();
         }
-        self.eval_tables = tables;
+        self.weights = weights;
     }
 
-    /// The tables the search evaluates with.
-    pub fn eval_tables(&self) -> &EvalTables {
-        self.eval_tables.as_deref().unwrap_or(&DEFAULT_TABLES)
+    /// The weights the search evaluates with.
+    pub fn weights(&self) -> &Weights {
+        self.weights.as_deref().unwrap_or(&Weights::DEFAULT)
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -295,9 +296,9 @@ impl Searcher {
                 nodes: 0,
             };
         };
-        // Borrowed field by field (not through `eval_tables()`): the orderings are borrowed
+        // Borrowed field by field (not through `weights()`): the orderings are borrowed
         // mutably while the threads run.
-        let eval = self.eval_tables.as_deref().unwrap_or(&DEFAULT_TABLES);
+        let eval = self.weights.as_deref().unwrap_or(&Weights::DEFAULT);
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
             let score = evaluate_with(&root.play(&first), eval).neg();

@@ -1,8 +1,7 @@
-//! Evaluation weights read from a file at run time (`name value` lines, see
+//! Evaluation weights read from a file at run time (`name opening endgame` lines, see
 //! [`Weights::parse_text`]): the one loader behind the Hub's `weights` parameter and the
 //! `--weights` options of the command line.
 
-use crate::eval::EvalTables;
 use crate::weights::Weights;
 use std::path::Path;
 use std::sync::Arc;
@@ -15,9 +14,9 @@ pub fn load_weights(path: &Path) -> Result<Weights, String> {
     Weights::parse_text(&text).map_err(|why| format!("weights file '{}': {why}", path.display()))
 }
 
-/// [`load_weights`], compiled into the tables the search evaluates with.
-pub fn load_tables(path: &Path) -> Result<Arc<EvalTables>, String> {
-    load_weights(path).map(|weights| Arc::new(EvalTables::new(&weights)))
+/// [`load_weights`], shared for the search threads.
+pub fn load_shared(path: &Path) -> Result<Arc<Weights>, String> {
+    load_weights(path).map(|weights| Arc::new(weights))
 }
 
 #[cfg(test)]

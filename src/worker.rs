@@ -16,7 +16,7 @@
 
 use crate::draw::{self, DrawCounters};
 use crate::egtb::{Tablebases, Wdl};
-use crate::eval::{can_capture, evaluate_with, EvalTables};
+use crate::eval::{can_capture, evaluate_with};
 use crate::limits::Limits;
 use crate::movegen::{self, MoveList, MAX_MOVES};
 use crate::moves::Move;
@@ -27,6 +27,7 @@ use crate::score::Score;
 use crate::search::{Report, SearchControl, SearchSettings};
 use crate::timeman::{Progress, TimeManager};
 use crate::tt::{Bound, PackedMove, Table};
+use crate::weights::Weights;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Instant;
 
@@ -56,8 +57,8 @@ pub struct Shared<'a> {
     pub tablebases: &'a Tablebases,
     /// Pieces in the largest loaded table (0: none); positions with more are not probed.
     pub table_pieces: u32,
-    /// The evaluation's tables (the built-in weights or weights loaded at run time).
-    pub eval: &'a EvalTables,
+    /// The evaluation's weights (the built-in ones or weights loaded at run time).
+    pub eval: &'a Weights,
     /// Whether the root and all its children are in the databases and probed (deeper searches add
     /// nothing).
     pub root_in_tables: bool,

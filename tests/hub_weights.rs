@@ -16,6 +16,13 @@ const MAN_UP: &str = "W:W21,22,23,24,25:B1,2,3,4";
 /// The weights shipped in the repository (the hand-set evaluation).
 const HAND_SET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/weights/hand-set.txt");
 
+/// A weights file in which every man is worth -10 men.
+fn men_worth_minus_ten() -> String {
+    (0..32)
+        .map(|i| format!("man_square[{i}] -1000 -1000\n"))
+        .collect()
+}
+
 /// A file under the system temporary directory, removed when dropped.
 struct TempFile(PathBuf);
 
@@ -60,7 +67,10 @@ fn shipped_hand_set_weights_load() {
 
 #[test]
 fn weights_parameter_changes_the_evaluation_and_refuses_bad_files() {
-    let absurd = TempFile::new("absurd.txt", "# men are a burden\nman -1000\n");
+    let absurd = TempFile::new(
+        "absurd.txt",
+        &format!("# men are a burden\n{}", men_worth_minus_ten()),
+    );
     let garbage = TempFile::new("garbage.txt", "man lots\n");
     let mut engine = Engine::start();
     assert_eq!(
@@ -87,7 +97,10 @@ fn weights_parameter_changes_the_evaluation_and_refuses_bad_files() {
     ));
     engine.barrier();
     let negative = score(&mut engine);
-    assert!(negative < -5.0, "with man -1000 a man up scores {negative}");
+    assert!(
+        negative < -5.0,
+        "with men worth -10 a man up scores {negative}"
+    );
     let declared = declaration(&mut engine);
     assert_eq!(
         field(&declared, "value").as_deref(),
@@ -124,10 +137,13 @@ fn weights_on_the_hub_command_line() {
     engine.barrier();
 
     // Without `init` the first `go` creates the searcher: it must get the weights too.
-    let absurd = TempFile::new("command-line.txt", "man -1000\n");
+    let absurd = TempFile::new("command-line.txt", &men_worth_minus_ten());
     let mut engine = Engine::start_with(&["hub", &format!("--weights={}", absurd.0.display())]);
     let negative = score(&mut engine);
-    assert!(negative < -5.0, "with man -1000 a man up scores {negative}");
+    assert!(
+        negative < -5.0,
+        "with men worth -10 a man up scores {negative}"
+    );
     engine.barrier();
 }
 
@@ -145,7 +161,7 @@ fn onca(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn analyze_and_bench_take_a_weights_file() {
-    let absurd = TempFile::new("cli-absurd.txt", "man -1000\n");
+    let absurd = TempFile::new("cli-absurd.txt", &men_worth_minus_ten());
     let path = absurd.0.to_string_lossy().into_owned();
     let analyze = |weights: Option<&str>| {
         let mut args = vec!["analyze", "--depth", "5", "--position", MAN_UP];

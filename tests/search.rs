@@ -4,7 +4,7 @@
 
 use onca::bench;
 use onca::draw::DrawRules;
-use onca::eval::{evaluate, EvalTables};
+use onca::eval::evaluate;
 use onca::fen::parse_position;
 use onca::game::Game;
 use onca::limits::Limits;
@@ -13,7 +13,7 @@ use onca::moves::Move;
 use onca::position::Position;
 use onca::score::Score;
 use onca::search::{SearchControl, SearchResult, SearchSettings, Searcher};
-use onca::weights::Weights;
+use onca::weights::{Weights, MAN_SQUARE};
 use std::sync::Arc;
 
 /// Positions that exercise the rules: long king captures, majority capture, promotion, blocked
@@ -252,9 +252,9 @@ fn bench_node_counts_repeat() {
 }
 
 #[test]
-fn the_search_evaluates_with_the_tables_it_is_given() {
-    // Tables built from the built-in weights: exactly the built-in search, node for node.
-    let copy = Arc::new(EvalTables::new(&Weights::DEFAULT));
+fn the_search_evaluates_with_the_weights_it_is_given() {
+    // A copy of the built-in weights: exactly the built-in search, node for node.
+    let copy = Arc::new(Weights::DEFAULT);
     let built_in = bench::run(4, 1, 2, None, |_| {}).expect("bench positions are valid");
     let copied = bench::run(4, 1, 2, Some(copy), |_| {}).expect("bench positions are valid");
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
@@ -264,7 +264,9 @@ fn the_search_evaluates_with_the_tables_it_is_given() {
 
     // Men worth less than nothing: a man up is now a bad position.
     let game = Game::new(parse_position("W:W21,22,23,24,25:B1,2,3,4").expect("valid"));
-    let absurd = Weights::parse_text("man -1000").expect("valid weights");
+    let mut absurd = Weights::DEFAULT;
+    absurd.opening[MAN_SQUARE..MAN_SQUARE + 32].fill(-1000);
+    absurd.endgame[MAN_SQUARE..MAN_SQUARE + 32].fill(-1000);
     let mut searcher = Searcher::new(2);
     let score = |searcher: &mut Searcher| {
         searcher
@@ -278,12 +280,12 @@ fn the_search_evaluates_with_the_tables_it_is_given() {
             .score
     };
     let default_score = score(&mut searcher);
-    searcher.set_eval_tables(Some(Arc::new(EvalTables::new(&absurd))));
-    assert_eq!(searcher.eval_tables().weights().man, -1000);
+    searcher.set_weights(Some(Arc::new(absurd)));
+    assert_eq!(searcher.weights().opening[0], -1000);
     let absurd_score = score(&mut searcher);
     assert!(default_score.0 > 50, "{default_score:?}");
     assert!(absurd_score.0 < -500, "{absurd_score:?}");
-    searcher.set_eval_tables(None);
+    searcher.set_weights(None);
     assert_eq!(score(&mut searcher), default_score);
 }
 

@@ -51,9 +51,9 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
     },
-    /// Write the engine's built-in weights (`Weights::DEFAULT`) as `name value` lines, the format
-    /// `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt was written this way).
-    Defaults {
+    /// Write the hand-set weights (`Weights::HAND_SET`) as `name opening endgame` lines, the
+    /// format `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt is written this way).
+    HandSet {
         #[arg(long)]
         out: PathBuf,
     },
@@ -149,8 +149,8 @@ fn run(command: Command) -> Result<()> {
             std::fs::write(&out, weights.to_text())
                 .with_context(|| format!("cannot write {}", out.display()))?;
         }
-        Command::Defaults { out } => {
-            std::fs::write(&out, Weights::DEFAULT.to_text())
+        Command::HandSet { out } => {
+            std::fs::write(&out, Weights::HAND_SET.to_text())
                 .with_context(|| format!("cannot write {}", out.display()))?;
         }
         Command::Export { weights, out } => {
