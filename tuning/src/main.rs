@@ -101,11 +101,18 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// A progress bar on stderr (indicatif hides it when stderr is not a terminal).
-fn progress_bar(length: u64, template: &str) -> ProgressBar {
+/// A progress bar on stderr (indicatif hides it when stderr is not a terminal), `done` of
+/// `length` already done by an earlier run.
+fn progress_bar(length: u64, done: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::new(length);
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style.progress_chars("=> "));
+    }
+    if done > 0 {
+        // Record the jump, then forget it, so the ETA uses only this run's rate.
+        bar.set_position(done);
+        bar.tick();
+        bar.reset_eta();
     }
     bar
 }
@@ -191,7 +198,8 @@ fn datagen_command(out: &Path, config: &datagen::Config) -> Result<()> {
         );
     }
     let bar = progress_bar(
-        plan.remaining.len() as u64,
+        config.games,
+        config.games - plan.remaining.len() as u64,
         "games {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}  {msg}",
     );
     let started = Instant::now();
@@ -299,7 +307,8 @@ fn tune_command(args: TuneArgs) -> Result<()> {
     }
     let steps = args.iterations.saturating_sub(first_step - 1) as u64;
     let bar = progress_bar(
-        steps,
+        args.iterations as u64,
+        args.iterations as u64 - steps,
         "step {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}  {msg}",
     );
     let started = Instant::now();
