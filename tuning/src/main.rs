@@ -17,6 +17,9 @@ use std::time::Instant;
     about = "Self-play data and Texel tuning for Onça's evaluation"
 )]
 struct Cli {
+    /// Worker threads (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
     #[command(subcommand)]
     command: Command,
 }
@@ -92,7 +95,17 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse().command) {
+    let cli = Cli::parse();
+    if let Some(threads) = cli.threads {
+        if let Err(error) = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+        {
+            eprintln!("onca-tune: cannot set up {threads} threads: {error}");
+            return std::process::ExitCode::from(2);
+        }
+    }
+    match run(cli.command) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca-tune: {error:#}");
@@ -294,10 +307,14 @@ fn tune_command(args: TuneArgs) -> Result<()> {
     };
     let settings = tune::Settings { k, ..args.settings };
     let report = |label: &str, weights: &[f64]| {
+        let validation = if data.validation.is_empty() {
+            String::from("none")
+        } else {
+            format!("{:.6}", tune::error(&data.validation, weights, k))
+        };
         println!(
-            "{label}: training error {:.6}, validation error {:.6}",
-            tune::error(&data.training, weights, k),
-            tune::error(&data.validation, weights, k)
+            "{label}: training error {:.6}, validation error {validation}",
+            tune::error(&data.training, weights, k)
         );
     };
     println!("K = {k:.6}, lambda = {:e}", settings.lambda);
