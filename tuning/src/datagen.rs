@@ -1,9 +1,16 @@
 //! Self-play data: games at a fixed node count from randomised balanced openings, played in
 //! parallel; every quiet position (no capture for either side) is written as `FEN;result` with
-//! the result 1.0 / 0.5 / 0.0 from White's view. Lines are flushed game by game so an
-//! interrupted run keeps what it wrote.
+//! the result 1.0 / 0.5 / 0.0 from White's view.
+//!
+//! The data file resumes itself: it opens with a header comment naming the run's seed and node
+//! count (`# onca-tune datagen v1 seed=1 nodes=1000`), and each game's lines are followed by a
+//! marker comment `# game 17`, written together with them in one flushed write. Running the same
+//! command again reads the markers, drops an unfinished tail (a game cut off mid-write) and plays
+//! only the games still missing; a larger `--games` extends a finished run. The tuner skips `#`
+//! lines.
 
 use crate::rng::Rng;
+use anyhow::{bail, Context, Result};
 use onca::draw::DrawRules;
 use onca::eval::{can_capture, evaluate};
 use onca::fen::to_fen;
@@ -13,7 +20,10 @@ use onca::movegen::legal_moves;
 use onca::position::{Color, Position};
 use onca::search::{SearchControl, SearchSettings, Searcher};
 use rayon::prelude::*;
-use std::io::Write;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::sync::Mutex;
 
 /// Random plies played from the start position before the engine takes over.
@@ -22,6 +32,10 @@ const RANDOM_PLIES: usize = 6;
 const BALANCED_MARGIN: i32 = 60;
 /// Games longer than this are scored as draws.
 const MAX_PLIES: usize = 300;
+/// Start of the header comment; bump the version when a change makes old games incomparable.
+const HEADER_PREFIX: &str = "# onca-tune datagen v1 ";
+/// Start of the comment closing each game.
+const GAME_MARKER: &str = "# game ";
 
 /// A randomised balanced opening (quiet, static evaluation near zero) for game `index` of a run seeded by `seed`.
 pub fn random_opening(seed: u64, index: u64) -> Position {
@@ -37,11 +51,14 @@ pub fn random_opening(seed: u64, index: u64) -> Position {
             }
             position = position.play(&moves[rng.below(moves.len())]);
         }
-        let quiet = !can_capture(&position, Color::White) && !can_capture(&position, Color::Black);
-        if ok && quiet && evaluate(&position).0.abs() <= BALANCED_MARGIN {
+        if ok && is_quiet(&position) && evaluate(&position).0.abs() <= BALANCED_MARGIN {
             return position;
         }
     }
+}
+
+fn is_quiet(position: &Position) -> bool {
+    !can_capture(position, Color::White) && !can_capture(position, Color::Black)
 }
 
 /// Plays one game from `opening` with `nodes` per move; returns the quiet positions' FENs and the
@@ -70,7 +87,7 @@ pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
             break 0.5;
         }
         let position = *game.current();
-        if !can_capture(&position, Color::White) && !can_capture(&position, Color::Black) {
+        if is_quiet(&position) {
             quiet.push(to_fen(&position));
         }
         let found = searcher.search(&game, &limits, &settings, &control, &mut |_| {});
@@ -91,39 +108,198 @@ pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
     (quiet, result)
 }
 
-/// Plays games `first..first + games` at `nodes` per move in parallel and writes their quiet positions to `out`
-/// as they finish; `progress` is called with the number of games done. Returns positions written.
-pub fn run(
-    first: u64,
-    games: u64,
-    nodes: u64,
-    seed: u64,
-    out: &mut (dyn Write + Send),
-    progress: &(dyn Fn(u64) + Sync),
-) -> std::io::Result<u64> {
-    let sink = Mutex::new((out, 0u64, 0u64, None::<std::io::Error>));
-    (first..first + games).into_par_iter().for_each(|index| {
-        let (fens, result) = play_game(random_opening(seed, index), nodes);
+/// What a datagen run should produce: games `0..games` of `seed` at `nodes` per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub games: u64,
+    pub nodes: u64,
+    pub seed: u64,
+    /// Append to a file written with another seed or node count (or without a header).
+    pub force: bool,
+}
+
+impl Config {
+    fn header(&self) -> String {
+        format!("{HEADER_PREFIX}seed={} nodes={}", self.seed, self.nodes)
+    }
+}
+
+/// A data file opened for appending, with the games still to play.
+#[derive(Debug)]
+pub struct Plan {
+    file: File,
+    /// Games of this seed and node count already in the file (any index, even beyond `games`).
+    pub finished: u64,
+    /// Game indices still to play, ascending.
+    pub remaining: Vec<u64>,
+    /// Bytes of an unfinished game dropped from the end of the file.
+    pub dropped_bytes: u64,
+}
+
+/// What the existing file says about earlier runs.
+#[derive(Default)]
+struct Scan {
+    finished: HashSet<u64>,
+    /// The last header line (without its newline), if any.
+    last_header: Option<String>,
+    any_header: bool,
+    /// Data lines before the first header (a file from before the header existed).
+    headerless_lines: u64,
+    /// Bytes up to the end of the last header or game marker.
+    complete_len: u64,
+}
+
+fn scan(path: &Path, config: &Config) -> Result<Scan> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Scan::default()),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let wanted = config.header();
+    let mut reader = BufReader::new(file);
+    let mut scan = Scan::default();
+    let mut line = String::new();
+    let mut offset = 0u64;
+    let mut number = 0u64;
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        // A line without its newline was cut off mid-write: it belongs to the unfinished tail.
+        let Some(text) = line.strip_suffix('\n') else {
+            break;
+        };
+        offset += read as u64;
+        if text.starts_with(HEADER_PREFIX) {
+            scan.any_header = true;
+            scan.last_header = Some(text.to_string());
+            scan.complete_len = offset;
+        } else if let Some(index) = text.strip_prefix(GAME_MARKER) {
+            let index: u64 = index
+                .trim()
+                .parse()
+                .with_context(|| format!("{} line {number}: bad game marker", path.display()))?;
+            if scan.last_header.as_deref() == Some(wanted.as_str()) {
+                scan.finished.insert(index);
+            }
+            scan.complete_len = offset;
+        } else if !scan.any_header && !text.trim().is_empty() && !text.starts_with('#') {
+            scan.headerless_lines += 1;
+        }
+    }
+    if !scan.any_header {
+        // Nothing written by this version: keep every complete line (appended to with --force).
+        scan.complete_len = offset;
+    }
+    Ok(scan)
+}
+
+/// Opens (or creates) the data file at `path` for `config`: checks that an existing file was
+/// written with the same seed and node count (unless `config.force`), drops an unfinished last
+/// game, writes the header when needed and lists the games still to play.
+pub fn prepare(path: &Path, config: &Config) -> Result<Plan> {
+    let scan = scan(path, config)?;
+    let header = config.header();
+    let matching = scan.finished.len() as u64 > 0 || scan.last_header.as_deref() == Some(&header);
+    if !config.force {
+        if scan.headerless_lines > 0 {
+            bail!(
+                "{} holds {} positions without a datagen header (an older format); \
+                 write to a new file or pass --force to append anyway",
+                path.display(),
+                scan.headerless_lines
+            );
+        }
+        if scan.any_header && !matching {
+            bail!(
+                "{} was written with other settings (last header `{}`, this run `{header}`); \
+                 use the same --seed and --nodes to resume, a new file, or --force to append",
+                path.display(),
+                scan.last_header.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let length = file.metadata()?.len();
+    let dropped_bytes = length.saturating_sub(scan.complete_len);
+    if dropped_bytes > 0 {
+        file.set_len(scan.complete_len)
+            .with_context(|| format!("cannot truncate {}", path.display()))?;
+    }
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    if scan.last_header.as_deref() != Some(&header) {
+        writeln!(file, "{header}").with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let remaining = (0..config.games)
+        .filter(|index| !scan.finished.contains(index))
+        .collect();
+    Ok(Plan {
+        file,
+        finished: scan.finished.len() as u64,
+        remaining,
+        dropped_bytes,
+    })
+}
+
+/// Totals of one [`run`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: u64,
+    pub positions: u64,
+    /// Games won by White, drawn, won by Black.
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+}
+
+/// Plays the plan's remaining games in parallel and appends each one's quiet positions and its
+/// marker as it finishes (order varies from run to run; the set of lines does not). `progress`
+/// gets the totals so far after each game.
+pub fn run(plan: Plan, config: &Config, progress: &(dyn Fn(&Summary) + Sync)) -> Result<Summary> {
+    let sink = Mutex::new((plan.file, Summary::default(), None::<std::io::Error>));
+    plan.remaining.par_iter().for_each(|&index| {
+        let (fens, result) = play_game(random_opening(config.seed, index), config.nodes);
         let mut text = String::new();
         for fen in &fens {
             text.push_str(&format!("{fen};{result:.1}\n"));
         }
+        text.push_str(&format!("{GAME_MARKER}{index}\n"));
         let Ok(mut guard) = sink.lock() else { return };
-        let (out, written, done, error) = &mut *guard;
-        if error.is_none() {
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                *error = Some(e);
-            }
+        let (file, summary, error) = &mut *guard;
+        if error.is_some() {
+            return;
         }
-        *written += fens.len() as u64;
-        *done += 1;
-        progress(*done);
+        if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+            *error = Some(e);
+            return;
+        }
+        summary.games += 1;
+        summary.positions += fens.len() as u64;
+        match result {
+            r if r > 0.75 => summary.white_wins += 1,
+            r if r < 0.25 => summary.black_wins += 1,
+            _ => summary.draws += 1,
+        }
+        progress(summary);
     });
-    let (_, written, _, error) = sink
+    let (_, summary, error) = sink
         .into_inner()
-        .map_err(|_| std::io::Error::other("a datagen thread panicked"))?;
+        .map_err(|_| anyhow::anyhow!("a datagen thread panicked"))?;
     match error {
-        Some(error) => Err(error),
-        None => Ok(written),
+        Some(error) => Err(error).context("cannot write the data file"),
+        None => Ok(summary),
     }
 }

@@ -1,13 +1,14 @@
-//! `onca-tune`: generate self-play data, tune the evaluation weights, export them as Rust (or
-//! write the built-in ones as a weights file).
+//! `onca-tune`: generate self-play data, tune the evaluation weights, export them as Rust.
+//! Results go to stdout; progress bars go to stderr and only when it is a terminal.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 use onca::weights::{Weights, TUNABLE};
-use onca_tuning::{datagen, export, tune};
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use onca_tuning::checkpoint::Checkpoint;
+use onca_tuning::samples::Samples;
+use onca_tuning::{datagen, export, rng::Rng, tune};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -16,14 +17,19 @@ use std::time::Instant;
     about = "Self-play data and Texel tuning for Onça's evaluation"
 )]
 struct Cli {
+    /// Worker threads (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play self-play games at fixed nodes and append quiet `FEN;result` lines to a file.
+    /// Play self-play games at fixed nodes and write quiet `FEN;result` lines; running the same
+    /// command again resumes (only the missing games are played).
     Datagen {
+        /// Games in the whole run (game indices 0..games).
         #[arg(long)]
         games: u64,
         /// Nodes per move.
@@ -33,10 +39,9 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Index of the first game (to resume an interrupted run with the same seed: pass the
-        /// number of games already finished; each game's opening depends on seed and index only).
-        #[arg(long, default_value_t = 0)]
-        first_game: u64,
+        /// Append even if the file was written with another seed or node count.
+        #[arg(long)]
+        force: bool,
     },
     /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name value` lines.
     Tune {
@@ -44,12 +49,28 @@ enum Command {
         data: PathBuf,
         #[arg(long)]
         out: PathBuf,
-        /// Gradient steps.
+        /// Starting weights (`name value` file); default: the engine's hand-set weights. The L2
+        /// penalty pulls toward these.
+        #[arg(long)]
+        start: Option<PathBuf>,
+        /// Gradient steps in the whole run.
         #[arg(long, default_value_t = 2000)]
         iterations: usize,
-        /// Step size in score units.
+        /// Adam step size in score units.
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
+        /// L2 penalty per squared score unit of distance from the starting weights.
+        #[arg(long, default_value_t = 1e-7)]
+        lambda: f64,
+        /// Fraction of the lines held out for validation (chosen by a hash of the line).
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        /// Write `<out>.checkpoint` every this many steps.
+        #[arg(long, default_value_t = 100)]
+        checkpoint_every: usize,
+        /// Continue from `<out>.checkpoint` (its step, K and weights; Adam restarts).
+        #[arg(long)]
+        resume: bool,
     },
     /// Write the hand-set weights (`Weights::HAND_SET`) as `name opening endgame` lines, the
     /// format `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt is written this way).
@@ -64,16 +85,61 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Time gradient passes on synthetic sparse data (no engine involved).
+    Bench {
+        #[arg(long, default_value_t = 5_000_000)]
+        samples: usize,
+        /// Features (weights).
+        #[arg(long, default_value_t = 110)]
+        features: usize,
+        /// Non-zero features per sample.
+        #[arg(long, default_value_t = 40)]
+        nonzero: usize,
+        #[arg(long, default_value_t = 5)]
+        iterations: usize,
+    },
 }
 
 fn main() -> std::process::ExitCode {
-    match run(Cli::parse().command) {
+    let cli = Cli::parse();
+    if let Some(threads) = cli.threads {
+        if let Err(error) = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+        {
+            eprintln!("onca-tune: cannot set up {threads} threads: {error}");
+            return std::process::ExitCode::from(2);
+        }
+    }
+    match run(cli.command) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca-tune: {error:#}");
             std::process::ExitCode::from(2)
         }
     }
+}
+
+/// A progress bar on stderr (indicatif hides it when stderr is not a terminal), `done` of
+/// `length` already done by an earlier run.
+fn progress_bar(length: u64, done: u64, template: &str) -> ProgressBar {
+    let bar = ProgressBar::new(length);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    if done > 0 {
+        // Record the jump, then forget it, so the ETA uses only this run's rate.
+        bar.set_position(done);
+        bar.tick();
+        bar.reset_eta();
+    }
+    bar
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 fn run(command: Command) -> Result<()> {
@@ -83,84 +149,273 @@ fn run(command: Command) -> Result<()> {
             nodes,
             out,
             seed,
-            first_game,
-        } => {
-            // Appending: a second run (another seed) adds to an interrupted or finished one.
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&out)
-                .with_context(|| format!("cannot open {}", out.display()))?;
-            let mut writer = BufWriter::new(file);
-            let started = Instant::now();
-            let progress = |done: u64| {
-                let elapsed = started.elapsed().as_secs_f64();
-                let eta = elapsed / done as f64 * (games - done) as f64;
-                eprint!("\rgames {done}/{games}  elapsed {elapsed:.0} s  eta {eta:.0} s   ");
-            };
-            let written = datagen::run(first_game, games, nodes, seed, &mut writer, &progress)?;
-            writer.flush()?;
-            eprintln!();
-            println!(
-                "{written} positions from {games} games written to {}",
-                out.display()
-            );
-        }
+            force,
+        } => datagen_command(
+            &out,
+            &datagen::Config {
+                games,
+                nodes,
+                seed,
+                force,
+            },
+        ),
         Command::Tune {
             data,
             out,
+            start,
             iterations,
             rate,
-        } => {
-            let text = std::fs::read_to_string(&data)
-                .with_context(|| format!("cannot read {}", data.display()))?;
-            let base = Weights::DEFAULT;
-            let samples = tune::parse_samples(&text).map_err(anyhow::Error::msg)?;
-            if samples.is_empty() {
-                bail!("no positions in {}", data.display());
-            }
-            let start = tune::to_floats(&base);
-            let k = tune::fit_k(&samples, &start);
-            let before = tune::error(&samples, &start, k);
-            println!(
-                "{} positions, K = {k:.6}, error before {before:.6}",
-                samples.len()
-            );
-            // Nothing is collinear: the man's value is its square table, anchored by K.
-            let frozen = [false; TUNABLE];
-            let started = Instant::now();
-            let tuned = tune::descend(
-                &samples,
-                &start,
-                k,
-                &frozen,
-                iterations,
+            lambda,
+            validation,
+            checkpoint_every,
+            resume,
+        } => tune_command(TuneArgs {
+            data,
+            out,
+            start,
+            iterations,
+            settings: tune::Settings {
+                k: 0.0,
+                lambda,
                 rate,
-                &mut |step, e| {
-                    let elapsed = started.elapsed().as_secs_f64();
-                    let eta = elapsed / step as f64 * (iterations - step) as f64;
-                    eprint!("\rstep {step}/{iterations}  error {e:.6}  eta {eta:.0} s   ");
-                },
-            );
-            eprintln!();
-            let weights = tune::to_weights(&base, &tuned);
-            let after = tune::error(&samples, &tune::to_floats(&weights), k);
-            println!("error after {after:.6} (rounded weights)");
-            std::fs::write(&out, weights.to_text())
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
-        Command::HandSet { out } => {
-            std::fs::write(&out, Weights::HAND_SET.to_text())
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
+            },
+            validation,
+            checkpoint_every,
+            resume,
+        }),
+        Command::HandSet { out } => std::fs::write(&out, Weights::HAND_SET.to_text())
+            .with_context(|| format!("cannot write {}", out.display())),
         Command::Export { weights, out } => {
             let text = std::fs::read_to_string(&weights)
                 .with_context(|| format!("cannot read {}", weights.display()))?;
             let parsed = Weights::parse_text(&text).map_err(anyhow::Error::msg)?;
-            let mut file =
-                File::create(&out).with_context(|| format!("cannot write {}", out.display()))?;
-            file.write_all(export::to_rust(&parsed).as_bytes())?;
+            let source = export::to_rust(&parsed);
+            std::fs::write(&out, source).with_context(|| format!("cannot write {}", out.display()))
         }
+        Command::Bench {
+            samples,
+            features,
+            nonzero,
+            iterations,
+        } => bench_command(samples, features, nonzero, iterations),
     }
+}
+
+fn datagen_command(out: &Path, config: &datagen::Config) -> Result<()> {
+    let plan = datagen::prepare(out, config)?;
+    if plan.dropped_bytes > 0 {
+        eprintln!(
+            "dropped {} bytes of an unfinished game at the end of {}",
+            plan.dropped_bytes,
+            out.display()
+        );
+    }
+    let finished = plan.finished;
+    if finished > 0 {
+        eprintln!(
+            "{finished} games already in {}, {} to play",
+            out.display(),
+            plan.remaining.len()
+        );
+    }
+    let bar = progress_bar(
+        config.games,
+        config.games - plan.remaining.len() as u64,
+        "games {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}  {msg}",
+    );
+    let started = Instant::now();
+    let summary = datagen::run(plan, config, &|summary| {
+        bar.set_message(format!("{} positions", summary.positions));
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+    println!(
+        "{} positions from {} games ({} White wins, {} draws, {} Black wins) written to {} in {:.1} s; {} games of this seed and node count in the file",
+        summary.positions,
+        summary.games,
+        summary.white_wins,
+        summary.draws,
+        summary.black_wins,
+        out.display(),
+        started.elapsed().as_secs_f64(),
+        finished + summary.games
+    );
+    Ok(())
+}
+
+struct TuneArgs {
+    data: PathBuf,
+    out: PathBuf,
+    start: Option<PathBuf>,
+    iterations: usize,
+    settings: tune::Settings,
+    validation: f64,
+    checkpoint_every: usize,
+    resume: bool,
+}
+
+fn tune_command(args: TuneArgs) -> Result<()> {
+    if !(0.0..1.0).contains(&args.validation) {
+        bail!("--validation must be in [0, 1)");
+    }
+    let base = match &args.start {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Weights::parse_text(&text)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("bad weights {}", path.display()))?
+        }
+        None => Weights::DEFAULT,
+    };
+    let reading = Instant::now();
+    let text = std::fs::read_to_string(&args.data)
+        .with_context(|| format!("cannot read {}", args.data.display()))?;
+    let data = tune::parse_data(&text, args.validation).map_err(anyhow::Error::msg)?;
+    drop(text);
+    if data.training.is_empty() {
+        bail!("no training positions in {}", args.data.display());
+    }
+    println!(
+        "{} training and {} validation positions ({} skipped: fixed-rule endgames), {:.1} non-zero features each, read in {:.1} s",
+        data.training.len(),
+        data.validation.len(),
+        data.skipped,
+        data.training.entries() as f64 / data.training.len() as f64,
+        reading.elapsed().as_secs_f64()
+    );
+    let names = Weights::tunable_names();
+    let unused: Vec<&str> = data
+        .training
+        .occurrences(TUNABLE)
+        .iter()
+        .zip(&names)
+        .filter(|(count, _)| **count == 0)
+        .map(|(_, name)| name.as_str())
+        .collect();
+    if !unused.is_empty() {
+        println!(
+            "features never seen (their weights keep the start value): {}",
+            unused.join(", ")
+        );
+    }
+    let anchor = tune::to_floats(&base);
+    let checkpoint_path = with_suffix(&args.out, ".checkpoint");
+    let (k, first_step, start) = if args.resume {
+        let checkpoint = Checkpoint::load(&checkpoint_path)?;
+        println!(
+            "resuming from {} at step {} (K = {:.6}; Adam restarts)",
+            checkpoint_path.display(),
+            checkpoint.step,
+            checkpoint.k
+        );
+        (checkpoint.k, checkpoint.step + 1, checkpoint.weights)
+    } else {
+        (tune::fit_k(&data.training, &anchor), 1, anchor.clone())
+    };
+    let settings = tune::Settings { k, ..args.settings };
+    let report = |label: &str, weights: &[f64]| {
+        let validation = if data.validation.is_empty() {
+            String::from("none")
+        } else {
+            format!("{:.6}", tune::error(&data.validation, weights, k))
+        };
+        println!(
+            "{label}: training error {:.6}, validation error {validation}",
+            tune::error(&data.training, weights, k)
+        );
+    };
+    println!("K = {k:.6}, lambda = {:e}", settings.lambda);
+    report("start weights", &anchor);
+    if args.resume {
+        report("checkpoint", &start);
+    }
+    let steps = args.iterations.saturating_sub(first_step - 1) as u64;
+    let bar = progress_bar(
+        args.iterations as u64,
+        args.iterations as u64 - steps,
+        "step {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}  {msg}",
+    );
+    let started = Instant::now();
+    let mut failure = None;
+    let tuned = tune::descend(
+        &data.training,
+        &anchor,
+        &start,
+        &settings,
+        first_step,
+        args.iterations,
+        &mut |step, weights, error| {
+            bar.set_message(format!("error {error:.6}"));
+            bar.inc(1);
+            if args.checkpoint_every > 0 && step % args.checkpoint_every == 0 {
+                let checkpoint = Checkpoint {
+                    step,
+                    k,
+                    weights: weights.to_vec(),
+                };
+                if let Err(error) = checkpoint.save(&checkpoint_path) {
+                    failure.get_or_insert(error);
+                }
+            }
+        },
+    );
+    bar.finish_and_clear();
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{steps} steps in {seconds:.1} s ({:.1} ms per step)",
+        1000.0 * seconds / steps.max(1) as f64
+    );
+    Checkpoint {
+        step: args.iterations.max(first_step - 1),
+        k,
+        weights: tuned.clone(),
+    }
+    .save(&checkpoint_path)?;
+    let weights = tune::to_weights(&base, &tuned);
+    report("tuned weights (rounded)", &tune::to_floats(&weights));
+    std::fs::write(&args.out, weights.to_text())
+        .with_context(|| format!("cannot write {}", args.out.display()))
+}
+
+fn bench_command(samples: usize, features: usize, nonzero: usize, iterations: usize) -> Result<()> {
+    if features == 0 || nonzero > features || features > usize::from(u16::MAX) {
+        bail!("need 0 < features <= 65535 and nonzero <= features");
+    }
+    let building = Instant::now();
+    let mut rng = Rng::new(1);
+    let mut data = Samples::default();
+    let mut dense = vec![0.0f32; features];
+    for _ in 0..samples {
+        dense.iter_mut().for_each(|x| *x = 0.0);
+        for _ in 0..nonzero {
+            dense[rng.below(features)] = rng.below(9) as f32 - 4.0 + 0.5;
+        }
+        data.push(&dense, rng.below(3) as f32 / 2.0);
+    }
+    println!(
+        "{} samples, {} features, {:.1} non-zero each ({:.0} MB), built in {:.1} s",
+        data.len(),
+        features,
+        data.entries() as f64 / data.len().max(1) as f64,
+        (data.entries() * 6 + data.len() * 8) as f64 / 1e6,
+        building.elapsed().as_secs_f64()
+    );
+    let weights: Vec<f64> = (0..features).map(|i| (i % 17) as f64 - 8.0).collect();
+    let started = Instant::now();
+    let mut total = 0.0;
+    for _ in 0..iterations {
+        total += tune::gradient(&data, &weights, 0.01).1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{iterations} gradient passes in {seconds:.2} s: {:.3} s per pass on {} threads (mean error {:.4})",
+        seconds / iterations.max(1) as f64,
+        rayon::current_num_threads(),
+        total / iterations.max(1) as f64
+    );
     Ok(())
 }

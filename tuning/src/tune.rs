@@ -1,82 +1,150 @@
 //! Texel tuning: fit the scale `K` of `sigmoid(K * eval)` to the results, then minimise the mean
-//! squared error over the weights by gradient descent, the gradient summed in parallel.
+//! squared error plus an L2 pull toward the starting weights, by Adam with the gradient summed in
+//! parallel.
 //!
 //! The evaluation is `eval = sum(weight[i] * feature[i])` (White's view, score units), with the
-//! features from [`onca::eval::linear_features`]; positions the endgame knowledge scores are left
-//! out.
+//! features from [`onca::eval::linear_features`] computed once per position ([`features_of`],
+//! the only call into the engine's evaluation). Most features of a position are zero, so the
+//! samples are stored sparse (feature index, value) in chunks that rayon walks in parallel: about
+//! 6 bytes per non-zero feature instead of 4 per feature.
 
+use crate::samples::Samples;
 use onca::eval::linear_features;
 use onca::fen::parse_position;
+use onca::position::Position;
 use onca::weights::{Weights, TUNABLE};
-
 use rayon::prelude::*;
 
-/// One training position: its linear features and the game result from White's view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    pub features: [f32; TUNABLE],
-    pub result: f32,
+/// The position's linear features, or `None` when the engine scores it by a fixed rule (such
+/// positions tell the tuner nothing and are skipped).
+pub fn features_of(position: &Position) -> Option<[f32; TUNABLE]> {
+    linear_features(position)
 }
 
-/// Reads `FEN;result` lines, skipping positions the endgame knowledge scores. Errors name the line.
-pub fn parse_samples(text: &str) -> Result<Vec<Sample>, String> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
+/// Training and validation samples read from a data file.
+#[derive(Debug, Default)]
+pub struct Data {
+    pub training: Samples,
+    pub validation: Samples,
+    /// Positions without features (scored by a fixed rule).
+    pub skipped: u64,
+}
+
+/// Lines parsed per parallel task.
+const LINES_PER_TASK: usize = 1 << 14;
+
+/// Whether a data line goes to the validation set: a hash of its text, so the split is the same
+/// on every run and identical lines (the same position and result from two games) share a side.
+pub fn is_validation(line: &str, fraction: f64) -> bool {
+    // FNV-1a, then a final mix so the low bits are usable.
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in line.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    ((hash >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Reads `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view) in parallel; blank lines
+/// and `#` comments are skipped. A `validation` fraction of the lines (by [`is_validation`]) goes
+/// to the validation set. Errors name the line.
+pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let parts: Vec<Data> = lines
+        .par_chunks(LINES_PER_TASK)
         .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .collect();
-    lines
-        .par_iter()
-        .map(|(number, line)| {
-            let (fen, result) = line
-                .rsplit_once(';')
-                .ok_or_else(|| format!("line {}: expected `FEN;result`", number + 1))?;
-            let result: f32 = result
-                .trim()
-                .parse()
-                .ok()
-                .filter(|r: &f32| (0.0..=1.0).contains(r))
-                .ok_or_else(|| format!("line {}: bad result `{result}`", number + 1))?;
-            let position = parse_position(fen.trim())
-                .map_err(|e| format!("line {}: bad position: {e}", number + 1))?;
-            Ok(linear_features(&position).map(|features| Sample { features, result }))
+        .map(|(task, chunk)| {
+            let mut data = Data::default();
+            for (offset, line) in chunk.iter().enumerate() {
+                let number = task * LINES_PER_TASK + offset + 1;
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let (fen, result) = line
+                    .rsplit_once(';')
+                    .ok_or_else(|| format!("line {number}: expected `FEN;result`"))?;
+                let result: f32 = result
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|r: &f32| (0.0..=1.0).contains(r))
+                    .ok_or_else(|| format!("line {number}: bad result `{result}`"))?;
+                let position = parse_position(fen.trim())
+                    .map_err(|e| format!("line {number}: bad position: {e}"))?;
+                let Some(features) = features_of(&position) else {
+                    data.skipped += 1;
+                    continue;
+                };
+                if is_validation(line, validation) {
+                    data.validation.push(&features, result);
+                } else {
+                    data.training.push(&features, result);
+                }
+            }
+            Ok(data)
         })
-        .filter_map(Result::transpose)
-        .collect()
+        .collect::<Result<_, String>>()?;
+    let mut data = Data::default();
+    for part in parts {
+        data.training.append(part.training);
+        data.validation.append(part.validation);
+        data.skipped += part.skipped;
+    }
+    Ok(data)
 }
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn eval(weights: &[f64; TUNABLE], features: &[f32; TUNABLE]) -> f64 {
-    weights
-        .iter()
-        .zip(features)
-        .map(|(w, f)| w * f64::from(*f))
-        .sum()
-}
-
-/// Mean squared error of `sigmoid(k * eval)` against the results.
-pub fn error(samples: &[Sample], weights: &[f64; TUNABLE], k: f64) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
+/// Mean squared error of `sigmoid(k * eval)` against the results (0 for no samples).
+pub fn error(samples: &Samples, weights: &[f64], k: f64) -> f64 {
     let total: f64 = samples
+        .chunks()
         .par_iter()
-        .map(|s| (f64::from(s.result) - sigmoid(k * eval(weights, &s.features))).powi(2))
+        .map(|chunk| {
+            (0..chunk.len())
+                .map(|i| {
+                    let p = sigmoid(k * chunk.eval(i, weights));
+                    (f64::from(chunk.result(i)) - p).powi(2)
+                })
+                .sum::<f64>()
+        })
         .sum();
-    total / samples.len() as f64
+    total / samples.len().max(1) as f64
 }
 
-/// The `K` minimising [`error`] for fixed weights (golden-section search on a log scale).
-pub fn fit_k(samples: &[Sample], weights: &[f64; TUNABLE]) -> f64 {
+/// The `K` minimising [`error`] for fixed weights (golden-section search on a log scale; the
+/// evaluations are computed once).
+pub fn fit_k(samples: &Samples, weights: &[f64]) -> f64 {
+    let evals: Vec<Vec<(f64, f64)>> = samples
+        .chunks()
+        .par_iter()
+        .map(|chunk| {
+            (0..chunk.len())
+                .map(|i| (chunk.eval(i, weights), f64::from(chunk.result(i))))
+                .collect()
+        })
+        .collect();
+    let error_at = |k: f64| -> f64 {
+        evals
+            .par_iter()
+            .map(|part| {
+                part.iter()
+                    .map(|(eval, result)| (result - sigmoid(k * eval)).powi(2))
+                    .sum::<f64>()
+            })
+            .sum()
+    };
     let (mut low, mut high) = ((1e-5f64).ln(), (1.0f64).ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = high - ratio * (high - low);
         let b = low + ratio * (high - low);
-        if error(samples, weights, a.exp()) < error(samples, weights, b.exp()) {
+        if error_at(a.exp()) < error_at(b.exp()) {
             high = b;
         } else {
             low = a;
@@ -85,67 +153,97 @@ pub fn fit_k(samples: &[Sample], weights: &[f64; TUNABLE]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-/// Gradient of [`error`] with respect to the weights.
-fn gradient(samples: &[Sample], weights: &[f64; TUNABLE], k: f64) -> [f64; TUNABLE] {
-    let zero = || [0.0f64; TUNABLE];
-    let mut sum = samples
+/// The gradient of [`error`] with respect to the weights, and the error itself, in one pass.
+/// Within a chunk the sums are in `f32` (a few thousand terms: relative error about 1e-4, and
+/// half the memory traffic), across chunks in `f64`.
+pub fn gradient(samples: &Samples, weights: &[f64], k: f64) -> (Vec<f64>, f64) {
+    let size = weights.len();
+    let narrow: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
+    let zero = || (vec![0.0f64; size], 0.0f64);
+    let (mut sum, total) = samples
+        .chunks()
         .par_iter()
-        .fold(zero, |mut acc, s| {
-            let p = sigmoid(k * eval(weights, &s.features));
-            let scale = -2.0 * (f64::from(s.result) - p) * p * (1.0 - p) * k;
-            for (a, f) in acc.iter_mut().zip(&s.features) {
-                *a += scale * f64::from(*f);
+        .fold(zero, |(mut acc, mut total), chunk| {
+            let mut local = vec![0.0f32; size];
+            for i in 0..chunk.len() {
+                let p = sigmoid(k * f64::from(chunk.eval_f32(i, &narrow)));
+                let miss = f64::from(chunk.result(i)) - p;
+                total += miss * miss;
+                let scale = (-2.0 * miss * p * (1.0 - p) * k) as f32;
+                for (index, value) in chunk.features(i) {
+                    local[index] += scale * value;
+                }
             }
-            acc
+            for (a, l) in acc.iter_mut().zip(local) {
+                *a += f64::from(l);
+            }
+            (acc, total)
         })
-        .reduce(zero, |mut a, b| {
+        .reduce(zero, |(mut a, ta), (b, tb)| {
             for (x, y) in a.iter_mut().zip(b) {
                 *x += y;
             }
-            a
+            (a, ta + tb)
         });
     let n = samples.len().max(1) as f64;
     for g in &mut sum {
         *g /= n;
     }
-    sum
+    (sum, total / n)
 }
 
-/// Minimises [`error`] over the weights with Adam for `iterations` steps of `rate` score units.
-/// `frozen[i]` keeps weight `i` fixed (the man's value anchors the scale).
+/// How [`descend`] steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Scale of `sigmoid(k * eval)`.
+    pub k: f64,
+    /// L2 penalty per squared score unit of each weight's distance from its anchor, added to the
+    /// mean squared error.
+    pub lambda: f64,
+    /// Adam step size in score units.
+    pub rate: f64,
+}
+
+/// Minimises [`error`] + `lambda * sum((w - anchor)^2)` with Adam from `start` for steps
+/// `first_step..=last_step` (Adam's moments start at zero, also when resuming from a
+/// checkpoint). After each step `on_step` gets the step number, the new weights and the training
+/// error before the step. A weight whose feature never occurs has zero gradient and keeps its
+/// start value.
 pub fn descend(
-    samples: &[Sample],
-    start: &[f64; TUNABLE],
-    k: f64,
-    frozen: &[bool; TUNABLE],
-    iterations: usize,
-    rate: f64,
-    progress: &mut dyn FnMut(usize, f64),
-) -> [f64; TUNABLE] {
-    let mut weights = *start;
-    let (mut m, mut v) = ([0.0f64; TUNABLE], [0.0f64; TUNABLE]);
+    samples: &Samples,
+    anchor: &[f64],
+    start: &[f64],
+    settings: &Settings,
+    first_step: usize,
+    last_step: usize,
+    on_step: &mut dyn FnMut(usize, &[f64], f64),
+) -> Vec<f64> {
+    let mut weights = start.to_vec();
+    let size = weights.len();
+    let (mut m, mut v) = (vec![0.0f64; size], vec![0.0f64; size]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
-    for step in 1..=iterations {
-        let g = gradient(samples, &weights, k);
-        for i in 0..TUNABLE {
-            if frozen[i] {
-                continue;
-            }
+    let (mut decay1, mut decay2) = (1.0f64, 1.0f64);
+    for step in first_step..=last_step {
+        let (mut g, training_error) = gradient(samples, &weights, settings.k);
+        for ((g, w), a) in g.iter_mut().zip(&weights).zip(anchor) {
+            *g += 2.0 * settings.lambda * (w - a);
+        }
+        decay1 *= beta1;
+        decay2 *= beta2;
+        for i in 0..size {
             m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
             v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
-            let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
-            let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
-            weights[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+            let m_hat = m[i] / (1.0 - decay1);
+            let v_hat = v[i] / (1.0 - decay2);
+            weights[i] -= settings.rate * m_hat / (v_hat.sqrt() + 1e-12);
         }
-        if step % 100 == 0 || step == iterations {
-            progress(step, error(samples, &weights, k));
-        }
+        on_step(step, &weights, training_error);
     }
     weights
 }
 
 /// Rounds tuned weights into a [`Weights`] (structural fields from `base`).
-pub fn to_weights(base: &Weights, tuned: &[f64; TUNABLE]) -> Weights {
+pub fn to_weights(base: &Weights, tuned: &[f64]) -> Weights {
     let mut values = [0i32; TUNABLE];
     for (value, w) in values.iter_mut().zip(tuned) {
         *value = w.round() as i32;
@@ -153,7 +251,7 @@ pub fn to_weights(base: &Weights, tuned: &[f64; TUNABLE]) -> Weights {
     base.with_tunable(&values)
 }
 
-/// The weights of `weights` as floating point, for [`descend`].
-pub fn to_floats(weights: &Weights) -> [f64; TUNABLE] {
-    weights.tunable().map(f64::from)
+/// The tunable weights of `weights` as floating point, for [`descend`].
+pub fn to_floats(weights: &Weights) -> Vec<f64> {
+    weights.tunable().iter().map(|&w| f64::from(w)).collect()
 }

@@ -1,58 +1,273 @@
-//! The tuner recovers known weights from synthetic data; exported weights round-trip.
+//! The tuner recovers known weights from synthetic data, the L2 penalty pulls toward the anchor,
+//! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
+//! parse with a deterministic validation split, exported weights round-trip.
 
-use onca::weights::{Weights, RUNAWAY, TRIANGLE, TUNABLE};
-
-/// The anchored weight in the synthetic test.
-const MAN: usize = 0;
+use onca::fen::to_fen;
+use onca::weights::{Weights, TUNABLE};
+use onca_tuning::checkpoint::Checkpoint;
+use onca_tuning::datagen::{self, Config};
 use onca_tuning::export::{from_rust, to_rust};
 use onca_tuning::rng::Rng;
-use onca_tuning::tune::{descend, error, fit_k, Sample};
+use onca_tuning::samples::Samples;
+use onca_tuning::tune::{descend, error, fit_k, parse_data, Settings};
+use std::path::{Path, PathBuf};
+
+const SIZE: usize = 24;
+
+fn truth() -> Vec<f64> {
+    (0..SIZE).map(|i| (i as f64 * 7.0) % 41.0 - 20.0).collect()
+}
+
+/// Sparse random features; the result is the expected score, so the error is zero at the truth.
+fn synthetic(k: f64) -> Samples {
+    let truth = truth();
+    let mut rng = Rng::new(7);
+    let mut samples = Samples::default();
+    for _ in 0..4000 {
+        let features: Vec<f32> = (0..SIZE)
+            .map(|_| {
+                if rng.below(3) == 0 {
+                    0.0
+                } else {
+                    rng.below(5) as f32 - 2.0
+                }
+            })
+            .collect();
+        let eval: f64 = truth
+            .iter()
+            .zip(&features)
+            .map(|(w, f)| w * f64::from(*f))
+            .sum();
+        samples.push(&features, (1.0 / (1.0 + (-k * eval).exp())) as f32);
+    }
+    samples
+}
 
 #[test]
 fn tuner_recovers_known_weights_on_synthetic_data() {
-    let mut rng = Rng::new(7);
-    let truth: [f64; TUNABLE] = std::array::from_fn(|i| {
-        if i == MAN {
-            100.0
-        } else {
-            (i as f64 * 7.0) % 41.0 - 20.0
-        }
-    });
     let k = 0.01;
-    let samples: Vec<Sample> = (0..4000)
-        .map(|_| {
-            let features: [f32; TUNABLE] = std::array::from_fn(|_| rng.below(5) as f32 - 2.0);
-            let eval: f64 = truth
-                .iter()
-                .zip(&features)
-                .map(|(w, f)| w * f64::from(*f))
-                .sum();
-            // Expected score as the result: the error is minimised exactly at the truth.
-            let result = (1.0 / (1.0 + (-k * eval).exp())) as f32;
-            Sample { features, result }
-        })
-        .collect();
-    let mut start = [0.0; TUNABLE];
-    start[MAN] = 100.0;
-    let mut frozen = [false; TUNABLE];
-    frozen[MAN] = true;
-    let tuned = descend(&samples, &start, k, &frozen, 1500, 1.0, &mut |_, _| {});
-    for (i, (t, w)) in truth.iter().zip(tuned).enumerate() {
+    let samples = synthetic(k);
+    assert_eq!(samples.len(), 4000);
+    let start = vec![0.0; SIZE];
+    let settings = Settings {
+        k,
+        lambda: 0.0,
+        rate: 1.0,
+    };
+    let tuned = descend(
+        &samples,
+        &start,
+        &start,
+        &settings,
+        1,
+        1500,
+        &mut |_, _, _| {},
+    );
+    for (i, (t, w)) in truth().iter().zip(&tuned).enumerate() {
         assert!((t - w).abs() < 1.0, "weight {i}: truth {t}, tuned {w}");
     }
     assert!(error(&samples, &tuned, k) < 1e-5);
-    let fitted = fit_k(&samples, &truth);
+    let fitted = fit_k(&samples, &truth());
     assert!((fitted - k).abs() < 1e-3, "K {fitted}");
 }
 
 #[test]
+fn the_penalty_pulls_toward_the_anchor() {
+    let k = 0.01;
+    let samples = synthetic(k);
+    let anchor = vec![0.0; SIZE];
+    let settings = Settings {
+        k,
+        lambda: 1e-2,
+        rate: 1.0,
+    };
+    let tuned = descend(
+        &samples,
+        &anchor,
+        &anchor,
+        &settings,
+        1,
+        600,
+        &mut |_, _, _| {},
+    );
+    let distance = |w: &[f64]| w.iter().map(|x| x * x).sum::<f64>();
+    assert!(distance(&tuned) < 0.1 * distance(&truth()));
+}
+
+#[test]
+fn a_checkpoint_resumes_the_descent() {
+    let k = 0.01;
+    let samples = synthetic(k);
+    let start = vec![0.0; SIZE];
+    let settings = Settings {
+        k,
+        lambda: 0.0,
+        rate: 1.0,
+    };
+    let mut saved = None;
+    descend(
+        &samples,
+        &start,
+        &start,
+        &settings,
+        1,
+        700,
+        &mut |step, weights, _| {
+            if step == 700 {
+                saved = Some(weights.to_vec());
+            }
+        },
+    );
+    let saved = saved.expect("step 700 reported");
+    // Through the text form, with the engine's names (the first SIZE weights are synthetic here).
+    let mut weights = vec![0.5; TUNABLE];
+    weights[..SIZE].copy_from_slice(&saved);
+    let checkpoint = Checkpoint {
+        step: 700,
+        k,
+        weights,
+    };
+    let dir = scratch("checkpoint");
+    let path = dir.join("w.txt.checkpoint");
+    checkpoint.save(&path).expect("save");
+    let loaded = Checkpoint::load(&path).expect("load");
+    assert_eq!(loaded, checkpoint);
+    let resumed = descend(
+        &samples,
+        &start,
+        &loaded.weights[..SIZE],
+        &settings,
+        loaded.step + 1,
+        1500,
+        &mut |_, _, _| {},
+    );
+    for (i, (t, w)) in truth().iter().zip(&resumed).enumerate() {
+        assert!((t - w).abs() < 1.0, "weight {i}: truth {t}, resumed {w}");
+    }
+    assert!(Checkpoint::parse_text("step 3\nk 0.1\nqueen 1\n").is_err());
+    assert!(Checkpoint::parse_text("step 3\nk 0.1\nman 1\n").is_err());
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("onca-tune-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn sorted_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("data file");
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.sort();
+    lines
+}
+
+fn datagen(path: &Path, config: &Config) -> anyhow::Result<datagen::Summary> {
+    let plan = datagen::prepare(path, config)?;
+    datagen::run(plan, config, &|_| {})
+}
+
+#[test]
+fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
+    let dir = scratch("datagen");
+    let full = Config {
+        games: 6,
+        nodes: 150,
+        seed: 3,
+        force: false,
+    };
+    let whole = dir.join("whole.txt");
+    let summary = datagen(&whole, &full).expect("uninterrupted run");
+    assert_eq!(summary.games, 6);
+    assert!(summary.positions > 0);
+
+    let pieces = dir.join("pieces.txt");
+    let first = datagen(&pieces, &Config { games: 2, ..full }).expect("first part");
+    assert_eq!(first.games, 2);
+    // An interrupted write: half a line at the end is dropped on resume.
+    let mut text = std::fs::read_to_string(&pieces).expect("data file");
+    text.push_str("W:W21,22;1.");
+    std::fs::write(&pieces, text).expect("data file");
+    let plan = datagen::prepare(&pieces, &full).expect("resume");
+    assert_eq!(plan.finished, 2);
+    assert_eq!(plan.remaining, vec![2, 3, 4, 5]);
+    assert_eq!(plan.dropped_bytes, 11);
+    let rest = datagen::run(plan, &full, &|_| {}).expect("rest");
+    assert_eq!(rest.games, 4);
+    assert_eq!(first.positions + rest.positions, summary.positions);
+    assert_eq!(sorted_lines(&pieces), sorted_lines(&whole));
+
+    // Nothing left: a third run plays no game and changes nothing.
+    assert_eq!(datagen(&pieces, &full).expect("done").games, 0);
+    assert_eq!(sorted_lines(&pieces), sorted_lines(&whole));
+
+    // Other settings on the same file are refused unless forced.
+    let other = Config { nodes: 151, ..full };
+    let refused = datagen::prepare(&pieces, &other).expect_err("other nodes refused");
+    assert!(refused.to_string().contains("other settings"), "{refused}");
+    let forced = datagen(
+        &pieces,
+        &Config {
+            games: 1,
+            force: true,
+            ..other
+        },
+    )
+    .expect("forced");
+    assert_eq!(forced.games, 1);
+    // The original settings still resume their own games only.
+    assert_eq!(
+        datagen::prepare(&pieces, &full).expect("resume").finished,
+        6
+    );
+
+    // A file from before the header is refused.
+    let old = dir.join("old.txt");
+    std::fs::write(&old, "W:W21:B1;0.5\n").expect("old file");
+    assert!(datagen::prepare(&old, &full).is_err());
+}
+
+#[test]
+fn data_files_parse_with_a_deterministic_validation_split() {
+    let start = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+    let mut text = String::from("# onca-tune datagen v1 seed=1 nodes=10\n\n");
+    for i in 0..400 {
+        let result = ["0.0", "0.5", "1.0"][i % 3];
+        let fen = to_fen(&datagen::random_opening(5, i as u64));
+        text.push_str(&format!("{fen};{result}\n"));
+        text.push_str(&format!("# game {i}\n"));
+    }
+    let a = parse_data(&text, 0.25).expect("parses");
+    let b = parse_data(&text, 0.25).expect("parses");
+    assert_eq!(a.training.len() + a.validation.len(), 400);
+    assert!(
+        (60..140).contains(&a.validation.len()),
+        "{}",
+        a.validation.len()
+    );
+    assert_eq!(a.training, b.training);
+    assert_eq!(a.validation, b.validation);
+    let none = parse_data(&text, 0.0).expect("parses");
+    assert_eq!(none.training.len(), 400);
+    assert!(none.validation.is_empty());
+    let bad = parse_data(&format!("{start};0.5\n{start};2\n"), 0.1).expect_err("bad result");
+    assert!(bad.contains("line 2"), "{bad}");
+    assert!(parse_data("x;0.5\n", 0.1).is_err());
+    assert!(parse_data("no result here\n", 0.1).is_err());
+}
+
+#[test]
 fn exported_weights_round_trip() {
-    let mut weights = Weights::DEFAULT;
-    weights.opening[TRIANGLE] = -9;
-    weights.endgame[RUNAWAY + 4] = 31;
+    let mut values = Weights::DEFAULT.tunable();
+    for (i, value) in values.iter_mut().enumerate() {
+        *value += i as i32 * 3 - 40;
+    }
+    let weights = Weights::DEFAULT.with_tunable(&values);
     let source = to_rust(&weights);
-    assert!(source.contains("pub const TUNED: Weights"));
+    assert!(source.contains("pub const TUNED: Weights = Weights {"));
     assert_eq!(from_rust(&source), Ok(weights));
-    assert_eq!(Weights::parse_text(&weights.to_text()), Ok(weights));
+    assert_eq!(from_rust(&to_rust(&Weights::DEFAULT)), Ok(Weights::DEFAULT));
     assert!(from_rust("nothing here").is_err());
+    assert!(from_rust("Weights { opening: [1, 2] }").is_err());
 }
