@@ -5,7 +5,10 @@
 //! * both sides have kings and the last 30 plies were king moves without capture;
 //! * three or more kings against a lone king: 30 plies since the material last changed;
 //! * a lone king against at most two pieces, one of them a king: 10 plies;
-//! * a lone king on the long diagonal against three pieces including a king: 10 plies;
+//! * a lone king on the long diagonal against three pieces including a king: once it has stood
+//!   there, as the only piece on the diagonal, after 10 plies of this material (5 moves each;
+//!   lidraughts counts them from the start of the material balance, so leaving the diagonal and
+//!   coming back does not restart the count);
 //! * both sides have kings and 4-5 pieces are left: 60 plies without capture or promotion;
 //!   6-7 pieces: 120 plies.
 //!
@@ -66,15 +69,24 @@ pub struct DrawCounters {
     pub king_only_plies: u32,
     /// Plies since the last capture or promotion.
     pub plies_since_material_change: u32,
+    /// Plies since the last capture or promotion after which a lone king held the long diagonal
+    /// against three pieces (see [`long_diagonal_defence`]).
+    pub long_diagonal_plies: u32,
 }
 
 impl DrawCounters {
-    /// The counters after `mv` is played in `before`.
-    pub fn after(self, before: &Position, mv: &Move) -> DrawCounters {
+    /// The counters after `mv` is played in `before`, giving `after`.
+    pub fn after(self, before: &Position, mv: &Move, after: &Position) -> DrawCounters {
         let king_moved = before.all_kings().contains(mv.from);
         let promoted = !king_moved && before.side_to_move().promotion_row().contains(mv.to);
         let capture = mv.is_capture();
+        let diagonal_before = if capture || promoted {
+            0
+        } else {
+            self.long_diagonal_plies
+        };
         DrawCounters {
+            long_diagonal_plies: diagonal_before + u32::from(long_diagonal_defence(after)),
             king_only_plies: if king_moved && !capture {
                 self.king_only_plies + 1
             } else {
@@ -87,6 +99,22 @@ impl DrawCounters {
             },
         }
     }
+}
+
+/// Whether a lone king stands on the long diagonal, the only piece there, against exactly three
+/// pieces including a king (the material of FMJD rule 7.2.7).
+pub fn long_diagonal_defence(position: &Position) -> bool {
+    let white = position.pieces(Color::White);
+    let black = position.pieces(Color::Black);
+    let kings = position.all_kings();
+    let (lone, other) = match (white.count(), black.count()) {
+        (1, 3) => (white, black),
+        (3, 1) => (black, white),
+        _ => return false,
+    };
+    (lone & kings & Bitboard::LONG_DIAGONAL).is_not_empty()
+        && (other & kings).is_not_empty()
+        && (position.occupied() & Bitboard::LONG_DIAGONAL).count() == 1
 }
 
 /// Whether a move can be part of a repetition: only king moves without capture are reversible.
@@ -128,7 +156,7 @@ pub fn move_count_draw(
         if others <= 2 && quiet >= 10 {
             return Some(DrawReason::SmallKingEndgame);
         }
-        if others == 3 && (lone & Bitboard::LONG_DIAGONAL).is_not_empty() && quiet >= 10 {
+        if counters.long_diagonal_plies >= 10 && long_diagonal_defence(position) {
             return Some(DrawReason::LongDiagonalDefence);
         }
         if others >= 3 && other_kings == others && quiet >= 30 {
@@ -140,5 +168,52 @@ pub fn move_count_draw(
         4 | 5 if quiet >= 60 => Some(DrawReason::FewPieces),
         6 | 7 if quiet >= 120 => Some(DrawReason::FewPieces),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_position;
+    use crate::movegen::legal_moves;
+    use crate::moves::find_hub_move;
+
+    /// The counters and the draw verdict after `text` is played in `fen` with `before`.
+    fn play(fen: &str, text: &str, before: DrawCounters) -> (DrawCounters, Option<DrawReason>) {
+        let position = parse_position(fen).expect("valid position");
+        let mv = find_hub_move(&legal_moves(&position), text).expect("legal move");
+        let after = position.play(&mv);
+        let counters = before.after(&position, &mv, &after);
+        (
+            counters,
+            move_count_draw(&DrawRules::default(), &after, &counters),
+        )
+    }
+
+    #[test]
+    fn the_long_diagonal_defence_needs_five_moves_on_the_diagonal() {
+        let late = DrawCounters {
+            plies_since_material_change: 20,
+            ..DrawCounters::default()
+        };
+        // The lone king reaches the diagonal late in the ending: the count only starts now.
+        let (counters, draw) = play("B:WK1,K2,K3:BK21", "21-25", late);
+        assert_eq!(counters.long_diagonal_plies, 1);
+        assert_eq!(draw, None);
+        // After ten plies on it, the ending is drawn.
+        let held = DrawCounters {
+            long_diagonal_plies: 9,
+            ..late
+        };
+        let (counters, draw) = play("B:WK1,K2,K3:BK21", "21-25", held);
+        assert_eq!(counters.long_diagonal_plies, 10);
+        assert_eq!(draw, Some(DrawReason::LongDiagonalDefence));
+        // A hunting king on the diagonal too (h8): the lone king does not hold it.
+        let (counters, draw) = play("B:WK1,K2,K4:BK21", "21-25", held);
+        assert_eq!(counters.long_diagonal_plies, 9);
+        assert_eq!(draw, None);
+        // A capture starts a new count.
+        let (counters, _) = play("W:WK1,K2,K3,K14:BK21,18", "14x23x18", held);
+        assert_eq!(counters.long_diagonal_plies, 0);
     }
 }

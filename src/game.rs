@@ -74,9 +74,10 @@ impl Game {
     /// Plays a move that the caller knows to be legal.
     pub fn play(&mut self, mv: Move) {
         let last = *self.last();
+        let position = last.position.play(&mv);
         let entry = Entry {
-            position: last.position.play(&mv),
-            counters: last.counters.after(&last.position, &mv),
+            position,
+            counters: last.counters.after(&last.position, &mv, &position),
             reached_reversibly: draw::is_reversible(&last.position, &mv),
         };
         self.entries.push(entry);

@@ -488,7 +488,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         for index in pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
             let child = root.play(&mv);
-            let child_counters = counters.after(&root, &mv);
+            let child_counters = counters.after(&root, &mv, &child);
             self.push(&root, &mv, child.key());
             let score = if index == pv_index {
                 -self.search(&child, child_counters, depth - 1, -beta, -alpha, 1)
@@ -636,7 +636,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 break;
             }
             let child = position.play(&mv);
-            let child_counters = counters.after(position, &mv);
+            let child_counters = counters.after(position, &mv, &child);
             self.push(position, &mv, child.key());
             let new_depth = depth - 1;
             let score = if index == 0 {

@@ -47,7 +47,7 @@ impl Prover {
         child: &Position,
         counters: DrawCounters,
     ) -> (bool, DrawCounters) {
-        let next = counters.after(before, mv);
+        let next = counters.after(before, mv, child);
         let run = if draw::is_reversible(before, mv) {
             self.path.last().map_or(0, |&(_, run)| run) + 1
         } else {
