@@ -9,11 +9,20 @@
 //!   diagonal the stronger side must still know how: take the long diagonal itself and corner the
 //!   lone king within the 15 moves the rules allow. [`Verdict::KingHunt`] scores exactly that.
 //!
-//! The classification looks at material only, so it is the same for any weights; the tuner leaves
-//! these positions out.
+//! Three kings against one is the ending that matters most and the hardest to play by rules of
+//! thumb (the win can take 20 plies of precise manoeuvring), so it is known exactly: its two
+//! endgame tables (about 300 KB, made by `onca egtb generate`, in `data/egtb/`) are compiled in,
+//! and the hunt is scored by the tables' distance to the capture. Larger hunts use the long
+//! diagonal and the hunted king's safe squares.
+//!
+//! The classification looks at material only (and the placement in the exact case), so it is the
+//! same for any weights; the tuner leaves these positions out.
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::egtb::store::{self, Kind};
+use crate::egtb::{MaterialKey, Tablebases, Wdl};
 use crate::position::{Color, Position};
+use std::sync::LazyLock;
 
 /// Score divisor for endings the stronger side cannot win.
 pub const DRAWISH_DIVISOR: i32 = 8;
@@ -21,6 +30,10 @@ pub const DRAWISH_DIVISOR: i32 = 8;
 pub const HUNT_BONUS: i32 = 300;
 /// Bonus for each of the hunter's kings on the long diagonal (it keeps the lone king off it).
 pub const HUNT_LONG_DIAGONAL: i32 = 40;
+/// Bonus per ply a known three-kings win is shorter than [`LONGEST_HUNT`].
+pub const HUNT_PER_PLY: i32 = 10;
+/// Longer than any three-kings win (plies to the capture).
+pub const LONGEST_HUNT: i32 = 64;
 /// Penalty when the lone king can reach the long diagonal in one move.
 pub const HUNT_ESCAPE: i32 = 150;
 /// Penalty for each safe square the hunted king can slide to.
@@ -35,8 +48,43 @@ pub enum Verdict {
     Draw,
     /// The side ahead cannot force a win: the evaluation is scaled towards zero.
     Drawish,
-    /// `hunter` has three or more pieces with a king against a lone king off the long diagonal.
-    KingHunt { hunter: Color },
+    /// `hunter` has three or more pieces with a king against a lone king off the long diagonal
+    /// (or, with three kings, a lone king the tables say is lost in `plies`).
+    KingHunt { hunter: Color, plies: Option<u32> },
+}
+
+/// The compiled-in tables of three kings against one, both sides to move.
+static THREE_KINGS: LazyLock<Tablebases> = LazyLock::new(|| {
+    const FILES: [(MaterialKey, &[u8], &[u8]); 2] = [
+        (
+            MaterialKey::new(0, 3, 0, 1),
+            include_bytes!("../data/egtb/m0k3_m0k1.wdl"),
+            include_bytes!("../data/egtb/m0k3_m0k1.dtc"),
+        ),
+        (
+            MaterialKey::new(0, 1, 0, 3),
+            include_bytes!("../data/egtb/m0k1_m0k3.wdl"),
+            include_bytes!("../data/egtb/m0k1_m0k3.dtc"),
+        ),
+    ];
+    let mut tables = Tablebases::empty();
+    for (key, wdl, dtc) in FILES {
+        // The files are part of the build and checked by a test; a damaged one only costs the
+        // exact knowledge (the rules of thumb take over).
+        match (
+            store::decode(wdl, key, Kind::Wdl),
+            store::decode(dtc, key, Kind::Dtc),
+        ) {
+            (Ok(symbols), Ok(codes)) => tables.insert(key, &symbols, Some(codes)),
+            (Err(error), _) | (_, Err(error)) => log::warn!("three-kings table {key}: {error:#}"),
+        }
+    }
+    tables
+});
+
+/// The compiled-in three-kings tables (loaded on first use).
+pub fn three_kings_tables() -> &'static Tablebases {
+    &THREE_KINGS
 }
 
 /// A side's material: pieces and kings.
@@ -80,12 +128,32 @@ pub fn classify(position: &Position) -> Verdict {
         if !lone.is_lone_king() || hunter.kings == 0 {
             continue;
         }
+        if hunter.pieces <= 2 {
+            return Verdict::Drawish;
+        }
+        if hunter.pieces == 3 && hunter.kings == 3 {
+            if let Some(known) = THREE_KINGS.probe_distance(position) {
+                let hunter_wins = match known.wdl {
+                    Wdl::Win => position.side_to_move() == hunter_color,
+                    Wdl::Loss => position.side_to_move() != hunter_color,
+                    Wdl::Draw => false,
+                };
+                return match (hunter_wins, known.plies) {
+                    (true, Some(plies)) => Verdict::KingHunt {
+                        hunter: hunter_color,
+                        plies: Some(plies),
+                    },
+                    _ => Verdict::Drawish,
+                };
+            }
+        }
         let lone_king = position.kings(hunter_color.opponent());
-        if hunter.pieces <= 2 || (lone_king & Bitboard::LONG_DIAGONAL).is_not_empty() {
+        if (lone_king & Bitboard::LONG_DIAGONAL).is_not_empty() {
             return Verdict::Drawish;
         }
         return Verdict::KingHunt {
             hunter: hunter_color,
+            plies: None,
         };
     }
     let (stronger, weaker) = if white.value() > black.value() {
@@ -106,8 +174,11 @@ pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
         Verdict::Normal => white_view,
         Verdict::Draw => 0,
         Verdict::Drawish => white_view / DRAWISH_DIVISOR,
-        Verdict::KingHunt { hunter } => {
-            let bonus = hunt_bonus(position, hunter);
+        Verdict::KingHunt { hunter, plies } => {
+            let bonus = match plies {
+                Some(plies) => HUNT_BONUS + HUNT_PER_PLY * (LONGEST_HUNT - plies as i32).max(0),
+                None => hunt_bonus(position, hunter),
+            };
             match hunter {
                 Color::White => white_view + bonus,
                 Color::Black => white_view - bonus,
@@ -116,7 +187,7 @@ pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
     }
 }
 
-/// How well `hunter` is doing against the lone king: its kings on the long diagonal, and how few
+/// How well `hunter` is doing against the lone king, by rules of thumb: its kings on the long diagonal, and how few
 /// safe squares the lone king has left (a square is unsafe when a hunting king could capture it
 /// there: the king would stand on a hunter's open line with an empty square behind it).
 fn hunt_bonus(position: &Position, hunter: Color) -> i32 {
@@ -156,20 +227,15 @@ mod tests {
         // Two kings, or a king and a man, against a lone king.
         assert_eq!(verdict("W:WK1,K2:BK10"), Verdict::Drawish);
         assert_eq!(verdict("B:WK1,20:BK10"), Verdict::Drawish);
-        // Three kings against a lone king on the long diagonal (15 is on it), and off it.
-        assert_eq!(verdict("W:WK1,K2,K3:BK15"), Verdict::Drawish);
-        assert_eq!(
-            verdict("W:WK1,K2,K3:BK14"),
-            Verdict::KingHunt {
-                hunter: Color::White
-            }
-        );
-        assert_eq!(
-            verdict("W:WK14:BK1,K2,9"),
-            Verdict::KingHunt {
-                hunter: Color::Black
-            }
-        );
+        // Four kings against a lone king on the long diagonal (15 is on it), and off it.
+        assert_eq!(verdict("W:WK1,K2,K3,K9:BK15"), Verdict::Drawish);
+        let hunt = |hunter| Verdict::KingHunt {
+            hunter,
+            plies: None,
+        };
+        assert_eq!(verdict("W:WK1,K2,K3,K9:BK14"), hunt(Color::White));
+        // Two kings and a man against a king off the diagonal: the rules of thumb.
+        assert_eq!(verdict("W:WK14:BK1,K2,9"), hunt(Color::Black));
         // Men alone against a lone king: the weights decide.
         assert_eq!(verdict("W:W21,22,23:BK1"), Verdict::Normal);
         // Two kings against a king and a man: the stronger side has only two pieces.
@@ -180,13 +246,41 @@ mod tests {
     }
 
     #[test]
+    fn three_kings_against_one_are_known_exactly() {
+        let tables = three_kings_tables();
+        assert!(tables.has_distances(MaterialKey::new(0, 3, 0, 1)));
+        assert!(tables.has_distances(MaterialKey::new(0, 1, 0, 3)));
+        // Distances checked against `onca egtb probe` on freshly generated tables: White to move
+        // wins in 12 plies; Black to move (the hunted side) loses in 19.
+        let hunt = |hunter, plies| Verdict::KingHunt {
+            hunter,
+            plies: Some(plies),
+        };
+        assert_eq!(verdict("W:WK22,K1,K32:BK12"), hunt(Color::White, 12));
+        assert_eq!(verdict("B:WK29,K2,K3:BK21"), hunt(Color::White, 19));
+        let mirrored = parse_position("W:WK22,K1,K32:BK12")
+            .expect("valid")
+            .color_flipped();
+        assert_eq!(classify(&mirrored), hunt(Color::Black, 12));
+        // The lone king on the long diagonal holds: a draw, scaled.
+        assert_eq!(verdict("B:WK1,K2,K3:BK15"), Verdict::Drawish);
+    }
+
+    #[test]
     fn the_hunt_rewards_the_long_diagonal_and_a_cornered_king() {
-        let free = parse_position("W:WK1,K2,K3:BK14").expect("valid");
-        let cornered = parse_position("W:WK1,K2,K29:BK5").expect("valid");
+        let free = parse_position("W:WK1,K2,K3,K9:BK14").expect("valid");
+        let cornered = parse_position("W:WK1,K2,K9,K29:BK5").expect("valid");
         let hunt = Verdict::KingHunt {
             hunter: Color::White,
+            plies: None,
         };
         assert!(adjust(&cornered, hunt, 0) > adjust(&free, hunt, 0));
         assert!(adjust(&free, hunt, 0) > 0);
+        // A shorter known win scores higher.
+        let known = |plies| Verdict::KingHunt {
+            hunter: Color::White,
+            plies: Some(plies),
+        };
+        assert!(adjust(&free, known(5), 0) > adjust(&free, known(15), 0));
     }
 }

@@ -1,15 +1,18 @@
 //! `onca eval`: the static evaluation of one position broken down by term, in men.
 
 use crate::endgame::{classify, Verdict};
-use crate::eval::{breakdown, evaluate};
+use crate::eval::{breakdown, evaluate_with};
 use crate::position::{Color, Position};
 use crate::weights::Weights;
 use std::io::Write;
 
-/// Writes each feature group for White and Black (each from its own view, phase-blended, before
+/// Writes each feature group under `weights` for White and Black (each from its own view, phase-blended, before
 /// the endgame knowledge), the endgame verdict, and the total from the side to move.
-pub fn write_report(position: &Position, out: &mut impl Write) -> std::io::Result<()> {
-    let weights = &Weights::DEFAULT;
+pub fn write_report(
+    position: &Position,
+    weights: &Weights,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let white = breakdown(position, Color::White, weights);
     let black = breakdown(position, Color::Black, weights);
     writeln!(out, "{:<20} {:>8} {:>8}", "term", "white", "black")?;
@@ -25,10 +28,22 @@ pub fn write_report(position: &Position, out: &mut impl Write) -> std::io::Resul
         Verdict::Normal => String::from("none"),
         Verdict::Draw => String::from("draw (a king each)"),
         Verdict::Drawish => format!("drawish (divided by {})", crate::endgame::DRAWISH_DIVISOR),
-        Verdict::KingHunt { hunter } => format!("{} hunts the lone king", color_name(hunter)),
+        Verdict::KingHunt {
+            hunter,
+            plies: Some(plies),
+        } => format!(
+            "{} wins the lone king in {plies} plies (compiled-in tables)",
+            color_name(hunter)
+        ),
+        Verdict::KingHunt {
+            hunter,
+            plies: None,
+        } => {
+            format!("{} hunts the lone king", color_name(hunter))
+        }
     };
     writeln!(out, "endgame knowledge    {verdict}")?;
-    let total = f64::from(evaluate(position).0) / 100.0;
+    let total = f64::from(evaluate_with(position, weights).0) / 100.0;
     writeln!(
         out,
         "total ({} to move) {total:.2}",

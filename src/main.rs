@@ -88,6 +88,9 @@ enum Command {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
         position: Option<String>,
+        /// Evaluation weights file (`name opening endgame` lines). Default: the built-in weights.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<std::path::PathBuf>,
     },
     /// Search one position and print a line per iteration, then `bestmove <move>`.
     Analyze(onca::analyze::AnalyzeArgs),
@@ -151,9 +154,15 @@ fn run(command: Command) -> Result<()> {
         Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
         Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,
-        Command::Eval { position } => {
+        Command::Eval { position, weights } => {
             let position = read_position(position.as_deref())?;
-            onca::eval_report::write_report(&position, &mut out)?;
+            let weights = match weights {
+                Some(path) => {
+                    onca::weights_file::load_weights(&path).map_err(anyhow::Error::msg)?
+                }
+                None => onca::weights::Weights::DEFAULT,
+            };
+            onca::eval_report::write_report(&position, &weights, &mut out)?;
         }
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
