@@ -54,5 +54,6 @@ pub mod timeman;
 pub mod tt;
 pub mod weights;
 pub mod weights_file;
+pub mod weights_tuned;
 pub mod worker;
 pub mod zobrist;

@@ -185,8 +185,9 @@ impl Weights {
     /// The weights chosen by hand before any tuning.
     pub const HAND_SET: Weights = hand_set();
 
-    /// The weights the engine plays with.
-    pub const DEFAULT: Weights = Weights::HAND_SET;
+    /// The weights the engine plays with: the tuner's (see tuning/README.md for the runs and the
+    /// match that proved them).
+    pub const DEFAULT: Weights = crate::weights_tuned::TUNED;
 
     /// The tunable weights as a flat vector: the opening weights, then the endgame weights.
     pub fn tunable(&self) -> [i32; TUNABLE] {
