@@ -20,8 +20,8 @@ pub fn write_report(
         writeln!(
             out,
             "{name:<20} {:>8.2} {:>8.2}",
-            white_value / 100.0,
-            black_value / 100.0
+            men(*white_value),
+            men(*black_value)
         )?;
     }
     let verdict = match classify(position) {
@@ -49,6 +49,11 @@ pub fn write_report(
         "total ({} to move) {total:.2}",
         color_name(position.side_to_move())
     )
+}
+
+/// Score units in men, without a negative zero.
+fn men(units: f64) -> f64 {
+    units / 100.0 + 0.0
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -308,6 +308,15 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_files_hold_these_weights() {
+        // Regenerate with `onca-tune hand-set --out tuning/weights/hand-set.txt` when HAND_SET
+        // changes.
+        let hand_set = include_str!("../tuning/weights/hand-set.txt");
+        assert_eq!(Weights::parse_text(hand_set), Ok(Weights::HAND_SET));
+        assert_ne!(Weights::DEFAULT, Weights::HAND_SET);
+    }
+
+    #[test]
     fn tunable_vector_round_trips() {
         let mut values = Weights::DEFAULT.tunable();
         for (i, value) in values.iter_mut().enumerate() {
