@@ -31,7 +31,7 @@ pub const FULL_SKILL: u32 = 20;
 pub const EGTB_PATH: &str = "egtb-path";
 
 /// The parameter naming a file of evaluation weights (handled by the session, which owns the
-/// loaded tables; empty = the built-in weights).
+/// loaded weights; empty = the built-in weights).
 pub const WEIGHTS: &str = "weights";
 
 /// The `param` line of a string parameter (a path) with its current value.
