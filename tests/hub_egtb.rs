@@ -3,7 +3,7 @@
 
 mod hub_support;
 
-use hub_support::{check_search, field, Engine};
+use hub_support::{analysis_score, check_search, Engine};
 use onca::egtb::generate::{self, Options};
 use onca::fen::parse_position;
 use std::path::PathBuf;
@@ -35,13 +35,7 @@ fn three_piece_tables() -> TempDir {
 const WON: &str = "W:WK1,K2:BK28";
 
 fn analyse(engine: &mut Engine) -> String {
-    engine.send(&format!("pos pos={WON}"));
-    engine.send("level depth=4");
-    engine.send("go analyze");
-    let search = engine.search_result();
-    check_search(&search, &parse_position(WON).expect("valid position"));
-    let last = search.infos.last().expect("an info line");
-    field(last, "score").expect("a score")
+    analysis_score(engine, WON, 4)
 }
 
 #[test]

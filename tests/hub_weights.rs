@@ -4,11 +4,9 @@
 
 mod hub_support;
 
-use hub_support::{check_search, field, Engine};
-use onca::fen::parse_position;
+use hub_support::{analysis_score, field, run_onca, Engine};
 use onca::weights_file::load_weights;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// White to move, a man up: the built-in weights score it well above zero.
 const MAN_UP: &str = "W:W21,22,23,24,25:B1,2,3,4";
@@ -42,13 +40,7 @@ impl Drop for TempFile {
 
 /// The score (in men, as text) of a depth-5 analysis of [`MAN_UP`].
 fn score(engine: &mut Engine) -> f64 {
-    engine.send(&format!("pos pos={MAN_UP}"));
-    engine.send("level depth=5");
-    engine.send("go analyze");
-    let search = engine.search_result();
-    check_search(&search, &parse_position(MAN_UP).expect("valid position"));
-    let last = search.infos.last().expect("an info line");
-    let text = field(last, "score").expect("a score");
+    let text = analysis_score(engine, MAN_UP, 5);
     text.parse().unwrap_or_else(|_| panic!("score {text}"))
 }
 
@@ -147,18 +139,6 @@ fn weights_on_the_hub_command_line() {
     engine.barrier();
 }
 
-fn onca(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_onca"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn analyze_and_bench_take_a_weights_file() {
     let absurd = TempFile::new("cli-absurd.txt", &men_worth_minus_ten());
@@ -166,7 +146,7 @@ fn analyze_and_bench_take_a_weights_file() {
     let analyze = |weights: Option<&str>| {
         let mut args = vec!["analyze", "--depth", "5", "--position", MAN_UP];
         args.extend(weights.iter().flat_map(|file| ["--weights", *file]));
-        let (code, stdout, stderr) = onca(&args);
+        let (code, stdout, stderr) = run_onca(&args);
         assert_eq!(code, 0, "{stderr}");
         let last = stdout
             .lines()
@@ -187,13 +167,13 @@ fn analyze_and_bench_take_a_weights_file() {
     ] {
         let mut args = command.to_vec();
         args.extend(["--weights", "/nonexistent/onca-weights.txt"]);
-        let (code, stdout, stderr) = onca(&args);
+        let (code, stdout, stderr) = run_onca(&args);
         assert_eq!(code, 2, "{args:?}");
         assert!(stdout.is_empty(), "{args:?}: {stdout}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains("/nonexistent/onca-weights.txt"), "{stderr}");
     }
-    let (code, stdout, _) = onca(&["bench", "--depth", "2", "--weights", &path]);
+    let (code, stdout, _) = run_onca(&["bench", "--depth", "2", "--weights", &path]);
     assert_eq!(code, 0);
     assert!(stdout.lines().last().is_some_and(|l| l.ends_with(" nps")));
 }

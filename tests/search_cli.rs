@@ -1,18 +1,8 @@
 //! The `bench` and `analyze` subcommands as a user runs them.
 
-use std::process::Command;
+mod hub_support;
 
-fn onca(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_onca"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use hub_support::run_onca as onca;
 
 #[test]
 fn bench_ends_with_nodes_and_nps() {

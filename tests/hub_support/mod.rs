@@ -280,3 +280,29 @@ impl Rng {
         (self.0 % n as u64) as usize
     }
 }
+
+/// Analyses `fen` to `depth` plies and returns the score of the last `info` line, checking the
+/// search's output on the way.
+pub fn analysis_score(engine: &mut Engine, fen: &str, depth: u32) -> String {
+    engine.send(&format!("pos pos={fen}"));
+    engine.send(&format!("level depth={depth}"));
+    engine.send("go analyze");
+    let search = engine.search_result();
+    let position = onca::fen::parse_position(fen).expect("valid position");
+    check_search(&search, &position);
+    let last = search.infos.last().expect("an info line");
+    field(last, "score").expect("a score")
+}
+
+/// Runs the binary with `args` to completion: (exit code, stdout, stderr).
+pub fn run_onca(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_onca"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
