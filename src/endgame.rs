@@ -5,7 +5,7 @@
 //! * A lone king against at most two pieces with a king cannot be beaten (and the move-count rules
 //!   draw it after 5 moves); neither can a side with a king against at most two pieces.
 //! * Three or more pieces with a king beat a lone king only when it does not hold the long
-//!   diagonal (with three pieces the rules draw it after 5 moves on the diagonal). Off the
+//!   diagonal (with three pieces the rules draw once it has held the diagonal for 5 moves). Off the
 //!   diagonal the stronger side must still know how: take the long diagonal itself and corner the
 //!   lone king within the 15 moves the rules allow. [`Verdict::KingHunt`] scores exactly that.
 //!
@@ -110,6 +110,12 @@ impl Material {
     fn value(self) -> u32 {
         self.pieces + 2 * self.kings
     }
+}
+
+/// `color`'s material counting men 1 and kings 3: enough to say who is ahead.
+#[inline]
+pub fn material(position: &Position, color: Color) -> u32 {
+    Material::of(position, color).value()
 }
 
 /// Classifies `position` by its material.

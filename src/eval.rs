@@ -199,9 +199,7 @@ pub fn visit_features(position: &Position, color: Color, sink: &mut impl Feature
     let controlled = (men | men.step(left) | men.step(right)) & CENTRE;
     sink.add(CENTRE_CONTROL, controlled.count() as i32);
 
-    let material =
-        |color: Color| position.pieces(color).count() + 2 * position.kings(color).count();
-    if material(color) > material(them) {
+    if endgame::material(position, color) > endgame::material(position, them) {
         let gone = PHASE_PIECES - position.occupied().count() as i32;
         sink.add(TRADE_WHEN_AHEAD, gone.max(0));
     }
