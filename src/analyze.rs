@@ -1,6 +1,7 @@
 //! Text for the `onca analyze` and `onca bench` subcommands: the board diagram and the progress
 //! lines. The search itself never prints; this module turns its reports into text.
 
+use crate::fen::piece_letter;
 use crate::position::{Color, Position};
 use crate::search::Report;
 use crate::square::Square;
@@ -17,15 +18,7 @@ pub fn board_diagram(position: &Position) -> String {
         for file in 0..8u32 {
             match Square::from_file_rank(file, rank) {
                 Some(square) => {
-                    let symbol = match position.piece_at(square) {
-                        None => '.',
-                        Some(piece) => match (piece.color, piece.king) {
-                            (Color::White, false) => 'w',
-                            (Color::White, true) => 'W',
-                            (Color::Black, false) => 'b',
-                            (Color::Black, true) => 'B',
-                        },
-                    };
+                    let symbol = position.piece_at(square).map_or('.', piece_letter);
                     let _ = write!(pieces, "  {symbol}");
                     let _ = write!(numbers, "{:>3}", square.number());
                 }

@@ -8,7 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::parse_square;
-use crate::position::{Color, Position};
+use crate::position::{Color, Piece, Position};
 use crate::square::Square;
 use std::fmt;
 
@@ -240,15 +240,17 @@ pub fn to_hub_position(position: &Position) -> String {
         Color::Black => 'B',
     });
     for square in Square::all() {
-        text.push(match position.piece_at(square) {
-            None => 'e',
-            Some(piece) => match (piece.color, piece.king) {
-                (Color::White, false) => 'w',
-                (Color::Black, false) => 'b',
-                (Color::White, true) => 'W',
-                (Color::Black, true) => 'B',
-            },
-        });
+        text.push(position.piece_at(square).map_or('e', piece_letter));
     }
     text
+}
+
+/// A piece's letter in Hub position strings: `w b` for men, `W B` for kings.
+pub fn piece_letter(piece: Piece) -> char {
+    match (piece.color, piece.king) {
+        (Color::White, false) => 'w',
+        (Color::Black, false) => 'b',
+        (Color::White, true) => 'W',
+        (Color::Black, true) => 'B',
+    }
 }
