@@ -82,11 +82,6 @@ static THREE_KINGS: LazyLock<Tablebases> = LazyLock::new(|| {
     tables
 });
 
-/// The compiled-in three-kings tables (loaded on first use).
-pub fn three_kings_tables() -> &'static Tablebases {
-    &THREE_KINGS
-}
-
 /// A side's material: pieces and kings.
 #[derive(Clone, Copy)]
 struct Material {
@@ -253,7 +248,7 @@ mod tests {
 
     #[test]
     fn three_kings_against_one_are_known_exactly() {
-        let tables = three_kings_tables();
+        let tables = &*THREE_KINGS;
         assert!(tables.has_distances(MaterialKey::new(0, 3, 0, 1)));
         assert!(tables.has_distances(MaterialKey::new(0, 1, 0, 3)));
         // Distances checked against `onca egtb probe` on freshly generated tables: White to move

@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onca::weights::{Weights, TUNABLE};
+use onca::weights_file::load_weights;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
 use onca_tuning::{datagen, export, rng::Rng, tune};
@@ -43,14 +44,15 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name value` lines.
+    /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name opening endgame`
+    /// lines.
     Tune {
         #[arg(long)]
         data: PathBuf,
         #[arg(long)]
         out: PathBuf,
-        /// Starting weights (`name value` file); default: the engine's hand-set weights. The L2
-        /// penalty pulls toward these.
+        /// Starting weights (a `name opening endgame` file); default: the engine's built-in
+        /// weights (`Weights::DEFAULT`). The L2 penalty pulls toward these.
         #[arg(long)]
         start: Option<PathBuf>,
         /// Gradient steps in the whole run.
@@ -186,9 +188,7 @@ fn run(command: Command) -> Result<()> {
         Command::HandSet { out } => std::fs::write(&out, Weights::HAND_SET.to_text())
             .with_context(|| format!("cannot write {}", out.display())),
         Command::Export { weights, out } => {
-            let text = std::fs::read_to_string(&weights)
-                .with_context(|| format!("cannot read {}", weights.display()))?;
-            let parsed = Weights::parse_text(&text).map_err(anyhow::Error::msg)?;
+            let parsed = load_weights(&weights).map_err(anyhow::Error::msg)?;
             let source = export::to_rust(&parsed);
             std::fs::write(&out, source).with_context(|| format!("cannot write {}", out.display()))
         }
@@ -259,13 +259,7 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         bail!("--validation must be in [0, 1)");
     }
     let base = match &args.start {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Weights::parse_text(&text)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("bad weights {}", path.display()))?
-        }
+        Some(path) => load_weights(path).map_err(anyhow::Error::msg)?,
         None => Weights::DEFAULT,
     };
     let reading = Instant::now();
