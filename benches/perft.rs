@@ -2,8 +2,8 @@
 //! all requested threads. A wrong count fails the benchmark, so a fast but broken generator cannot
 //! pass. Run with `cargo bench --bench perft` (add `-- --quick` to skip depth 12 from the start).
 
-use onca::fen::parse_position;
-use onca::perft::perft_threads;
+use onca::notation::fen::parse_position;
+use onca::rules::perft::perft_threads;
 use std::process::ExitCode;
 use std::time::Instant;
 

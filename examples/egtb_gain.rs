@@ -5,14 +5,15 @@
 //!
 //! Usage: `egtb_gain <TABLE DIR> [positions (100)] [nodes per move (2000)] [seed (1)]`
 
-use onca::draw::DrawRules;
 use onca::egtb::index::Indexer;
 use onca::egtb::{MaterialKey, Tablebases, Wdl};
-use onca::game::{Game, Outcome};
-use onca::limits::Limits;
-use onca::movegen;
-use onca::position::{Color, Position};
-use onca::search::{SearchControl, SearchSettings, Searcher};
+use onca::game::draw::DrawRules;
+use onca::game::record::{Game, Outcome};
+use onca::rules::movegen;
+use onca::rules::position::{Color, Position};
+use onca::search::control::{SearchControl, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 use std::sync::Arc;
 
 /// Longest game played out (the move-count rules end real games much sooner).
@@ -32,7 +33,7 @@ fn expected(tables: &Tablebases, start: &Position) -> Option<Outcome> {
     Some(match tables.probe(start)? {
         Wdl::Win => Outcome::Win(side),
         Wdl::Loss => Outcome::Win(side.opponent()),
-        Wdl::Draw => Outcome::Draw(onca::draw::DrawReason::Repetition),
+        Wdl::Draw => Outcome::Draw(onca::game::draw::DrawReason::Repetition),
     })
 }
 
@@ -48,7 +49,7 @@ fn play_out(start: Position, tables: Option<&Arc<Tablebases>>, nodes: u64) -> (O
         let moves: Vec<String> = game.moves().iter().map(|mv| mv.to_string()).collect();
         println!(
             "  {} tables={} {:?}: {}",
-            onca::fen::to_fen(&start),
+            onca::notation::fen::to_fen(&start),
             tables.is_some(),
             outcome,
             moves.join(" ")
@@ -93,7 +94,10 @@ fn play_game(start: Position, tables: Option<&Arc<Tablebases>>, nodes: u64) -> (
             }
         }
     }
-    (Outcome::Draw(onca::draw::DrawReason::Repetition), game)
+    (
+        Outcome::Draw(onca::game::draw::DrawReason::Repetition),
+        game,
+    )
 }
 
 fn main() -> anyhow::Result<()> {
@@ -140,7 +144,7 @@ fn main() -> anyhow::Result<()> {
         let (without, without_plies) = play_out(start, None, nodes);
         println!(
             "{:<28} tables say {:<12} with tables {:<24} ({with_plies:>3} plies)  without {:<24} ({without_plies:>3} plies)",
-            onca::fen::to_fen(&start),
+            onca::notation::fen::to_fen(&start),
             describe(truth),
             describe(with),
             describe(without),

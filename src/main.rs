@@ -3,10 +3,10 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use onca::fen;
-use onca::movegen;
-use onca::perft;
-use onca::position::Position;
+use onca::notation::fen;
+use onca::rules::movegen;
+use onca::rules::perft;
+use onca::rules::position::Position;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -69,7 +69,7 @@ enum Command {
     /// `<N> nodes <nodes per second> nps`.
     Bench {
         /// Depth in plies.
-        #[arg(long, default_value_t = onca::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        #[arg(long, default_value_t = onca::search::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: u32,
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -93,14 +93,14 @@ enum Command {
         weights: Option<std::path::PathBuf>,
     },
     /// Search one position and print a line per iteration, then `bestmove <move>`.
-    Analyze(onca::analyze::AnalyzeArgs),
+    Analyze(onca::cli::analyze::AnalyzeArgs),
     /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
     /// Progress goes to stderr, the summary to stdout.
-    Match(Box<onca::match_cli::MatchArgs>),
+    Match(Box<onca::cli::matches::MatchArgs>),
     /// Endgame databases: generate them, check them, or look a position up.
     Egtb {
         #[command(subcommand)]
-        command: onca::egtb::cli::EgtbCommand,
+        command: onca::cli::egtb::EgtbCommand,
     },
 }
 
@@ -144,25 +144,25 @@ fn run(command: Command) -> Result<()> {
             threads,
             hash,
             weights,
-        } => onca::analyze::run_bench(
+        } => onca::cli::analyze::run_bench(
             depth,
             threads as usize,
             hash as usize,
             weights.as_deref(),
             &mut out,
         )?,
-        Command::Analyze(args) => onca::analyze::run_analyze(&args, &mut out)?,
-        Command::Match(args) => onca::match_cli::run(&args, &mut out)?,
-        Command::Egtb { command } => onca::egtb::cli::run(command, &mut out)?,
+        Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
+        Command::Match(args) => onca::cli::matches::run(&args, &mut out)?,
+        Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
         Command::Eval { position, weights } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {
                 Some(path) => {
-                    onca::weights_file::load_weights(&path).map_err(anyhow::Error::msg)?
+                    onca::eval::weights_file::load_weights(&path).map_err(anyhow::Error::msg)?
                 }
-                None => onca::weights::Weights::DEFAULT,
+                None => onca::eval::weights::Weights::DEFAULT,
             };
-            onca::eval_report::write_report(&position, &weights, &mut out)?;
+            onca::eval::report::write_report(&position, &weights, &mut out)?;
         }
         Command::Moves { position } => {
             let position = read_position(position.as_deref())?;
@@ -182,11 +182,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = match cli.command {
         None => {
-            onca::hub::run(std::io::stdin(), std::io::stdout());
+            onca::hub::reader::run(std::io::stdin(), std::io::stdout());
             return ExitCode::SUCCESS;
         }
         Some(Command::Hub { params }) => {
-            onca::hub::run_with_params(std::io::stdin(), std::io::stdout(), &params);
+            onca::hub::reader::run_with_params(std::io::stdin(), std::io::stdout(), &params);
             return ExitCode::SUCCESS;
         }
         Some(command) => command,

@@ -78,7 +78,7 @@ fn eval_prints_every_term_and_a_zero_total_when_symmetric() {
     let output = onca(&["eval"]);
     assert!(output.status.success());
     let text = stdout(&output);
-    for term in onca::weights::GROUPS.iter().map(|group| group.name) {
+    for term in onca::eval::weights::GROUPS.iter().map(|group| group.name) {
         let line = text
             .lines()
             .find(|line| line.split_whitespace().next() == Some(term))

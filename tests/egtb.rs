@@ -4,17 +4,17 @@
 mod common;
 
 use common::Rng;
-use onca::draw::{self, DrawRules};
 use onca::egtb::generate::{self, Options};
 use onca::egtb::index::Indexer;
 use onca::egtb::material::{expand, Canonical};
 use onca::egtb::store::{self, Kind};
 use onca::egtb::value::Code;
 use onca::egtb::{MaterialKey, Tablebases, Wdl};
-use onca::fen::parse_position;
-use onca::game::{Game, Outcome};
-use onca::movegen;
-use onca::position::{Color, Position};
+use onca::game::draw::{self, DrawRules};
+use onca::game::record::{Game, Outcome};
+use onca::notation::fen::parse_position;
+use onca::rules::movegen;
+use onca::rules::position::{Color, Position};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -289,7 +289,7 @@ fn three_kings_beat_a_lone_king_off_the_long_diagonal_not_on_it() {
     // stands on the long diagonal:
     // * lone king off the diagonal, strong side to move: always won;
     // * lone king on the diagonal, lone side to move: never lost.
-    let diagonal = onca::bitboard::Bitboard::LONG_DIAGONAL;
+    let diagonal = onca::rules::bitboard::Bitboard::LONG_DIAGONAL;
     let (mut won, mut held) = (0, 0);
     for key in [MaterialKey::new(0, 3, 0, 1), MaterialKey::new(0, 1, 0, 3)] {
         for position in positions_of(key) {

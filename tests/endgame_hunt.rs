@@ -4,12 +4,13 @@
 //! endgame tables (`onca egtb probe`) call them wins 15 to 21 plies from the capture; without the
 //! compiled-in knowledge of `src/endgame.rs` the engine drew almost all of them.
 
-use onca::draw::DrawRules;
-use onca::fen::parse_position;
-use onca::game::{Game, Outcome};
-use onca::limits::Limits;
-use onca::position::Color;
-use onca::search::{SearchControl, SearchSettings, Searcher};
+use onca::game::draw::DrawRules;
+use onca::game::record::{Game, Outcome};
+use onca::notation::fen::parse_position;
+use onca::rules::position::Color;
+use onca::search::control::{SearchControl, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 
 /// (position, the hunter).
 const HUNTS: [(&str, Color); 8] = [
@@ -56,7 +57,8 @@ fn three_kings_beat_a_lone_king_off_the_long_diagonal() {
         assert_eq!(outcome, Outcome::Win(hunter), "{fen} after {plies} plies");
         assert!(plies <= 30, "{fen}: {plies} plies");
         // The same position with colours swapped: the other side hunts just as well.
-        let mirrored = onca::fen::to_fen(&parse_position(fen).expect("valid").color_flipped());
+        let mirrored =
+            onca::notation::fen::to_fen(&parse_position(fen).expect("valid").color_flipped());
         let (outcome, _) = play_out(&mirrored);
         assert_eq!(outcome, Outcome::Win(hunter.opponent()), "{mirrored}");
     }

@@ -5,7 +5,7 @@ mod hub_support;
 
 use hub_support::{analysis_score, check_search, Engine};
 use onca::egtb::generate::{self, Options};
-use onca::fen::parse_position;
+use onca::notation::fen::parse_position;
 use std::path::PathBuf;
 
 /// A directory under the system temporary directory, removed when dropped.

@@ -4,11 +4,11 @@
 mod hub_support;
 
 use hub_support::{check_search, Engine, Rng, START};
-use onca::draw::DrawRules;
-use onca::game::Game;
-use onca::movegen::{has_capture, legal_moves};
-use onca::moves::Move;
-use onca::position::Position;
+use onca::game::draw::DrawRules;
+use onca::game::record::Game;
+use onca::rules::movegen::{has_capture, legal_moves};
+use onca::rules::moves::Move;
+use onca::rules::position::Position;
 
 fn moves_text(moves: &[Move]) -> String {
     moves

@@ -4,11 +4,11 @@
 mod hub_support;
 
 use hub_support::{check_search, done_move, field, Engine, START};
-use onca::fen::parse_position;
-use onca::hub_numbering::MoveNumbering;
-use onca::movegen::legal_moves;
-use onca::moves::find_hub_move;
-use onca::position::Position;
+use onca::hub::numbering::MoveNumbering;
+use onca::notation::fen::parse_position;
+use onca::rules::movegen::legal_moves;
+use onca::rules::moves::find_hub_move;
+use onca::rules::position::Position;
 
 #[test]
 fn handshake_declares_parameters_and_init_repeats() {

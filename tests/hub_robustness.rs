@@ -3,7 +3,7 @@
 mod hub_support;
 
 use hub_support::{check_search, Engine, START};
-use onca::position::Position;
+use onca::rules::position::Position;
 
 #[test]
 fn crlf_and_blanks_are_accepted() {

@@ -5,7 +5,7 @@
 mod hub_support;
 
 use hub_support::{analysis_score, field, run_onca, Engine};
-use onca::weights_file::load_weights;
+use onca::eval::weights_file::load_weights;
 use std::path::{Path, PathBuf};
 
 /// White to move, a man up: the built-in weights score it well above zero.

@@ -1,7 +1,7 @@
 //! Integration tests of `onca match`: the real binary against scripted fake engines
 //! (tests/fake_engines/fake_engine.py, Python 3 standard library), each misbehaving one way.
 
-use onca::pdn_game::{read_games, GameResult, PdnGame};
+use onca::game::pdn_file::{read_games, GameResult, PdnGame};
 use std::path::PathBuf;
 use std::process::Command;
 

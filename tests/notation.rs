@@ -2,11 +2,11 @@
 
 mod common;
 
-use onca::fen::{parse_fen, parse_hub_position, parse_position, to_fen, to_hub_position};
-use onca::movegen;
-use onca::moves::find_hub_move;
-use onca::pdn;
-use onca::position::Position;
+use onca::notation::fen::{parse_fen, parse_hub_position, parse_position, to_fen, to_hub_position};
+use onca::notation::pdn;
+use onca::rules::movegen;
+use onca::rules::moves::find_hub_move;
+use onca::rules::position::Position;
 
 #[test]
 fn fen_and_hub_strings_round_trip() {

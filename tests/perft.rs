@@ -1,8 +1,8 @@
 //! Perft: the leaf counts of tests/data/perft.txt, one driver for the whole table.
 
-use onca::fen::parse_position;
-use onca::perft::{divide, perft, perft_threads};
-use onca::position::Position;
+use onca::notation::fen::parse_position;
+use onca::rules::perft::{divide, perft, perft_threads};
+use onca::rules::position::Position;
 
 fn table() -> Vec<(String, u32, u64)> {
     include_str!("data/perft.txt")

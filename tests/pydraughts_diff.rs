@@ -11,9 +11,9 @@
 
 mod common;
 
-use onca::fen::{to_fen, to_hub_position};
-use onca::movegen;
-use onca::position::Position;
+use onca::notation::fen::{to_fen, to_hub_position};
+use onca::rules::movegen;
+use onca::rules::position::Position;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

@@ -13,9 +13,9 @@
 //! 29  30  31  32       a1 c1 e1 g1
 //! ```
 
-use onca::fen::{parse_position, to_fen};
-use onca::movegen::{self, MoveList};
-use onca::moves::find_hub_move;
+use onca::notation::fen::{parse_position, to_fen};
+use onca::rules::movegen::{self, MoveList};
+use onca::rules::moves::find_hub_move;
 
 struct Case {
     name: &'static str,

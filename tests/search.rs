@@ -2,18 +2,19 @@
 //! evaluation symmetry and evaluation tables loaded at run time. Depths and node limits are small
 //! so the whole file runs in seconds.
 
-use onca::bench;
-use onca::draw::DrawRules;
-use onca::eval::evaluate;
-use onca::fen::parse_position;
-use onca::game::Game;
-use onca::limits::Limits;
-use onca::movegen::legal_moves;
-use onca::moves::Move;
-use onca::position::Position;
-use onca::score::Score;
-use onca::search::{SearchControl, SearchResult, SearchSettings, Searcher};
-use onca::weights::{Weights, MAN_SQUARE};
+use onca::eval::evaluate::evaluate;
+use onca::eval::score::Score;
+use onca::eval::weights::{Weights, MAN_SQUARE};
+use onca::game::draw::DrawRules;
+use onca::game::record::Game;
+use onca::notation::fen::parse_position;
+use onca::rules::movegen::legal_moves;
+use onca::rules::moves::Move;
+use onca::rules::position::Position;
+use onca::search::bench;
+use onca::search::control::{SearchControl, SearchResult, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 use std::sync::Arc;
 
 /// Positions that exercise the rules: long king captures, majority capture, promotion, blocked
@@ -206,7 +207,7 @@ fn move_count_game() -> Game {
             !mv.is_capture()
                 && !seen.contains(&after.key())
                 && trial.outcome(&rules).is_none()
-                && !onca::movegen::has_capture(after)
+                && !onca::rules::movegen::has_capture(after)
         });
         let mv = next.expect("a quiet, safe, new move exists");
         game.play(mv);
@@ -219,7 +220,7 @@ fn move_count_game() -> Game {
 fn move_count_rule_draws_inside_the_search() {
     let game = move_count_game();
     assert_eq!(game.counters().plies_since_material_change, 29);
-    assert!(!onca::movegen::has_capture(game.current()));
+    assert!(!onca::rules::movegen::has_capture(game.current()));
     let with = SearchSettings {
         draw_rules: DrawRules::default(),
         ..analysis()

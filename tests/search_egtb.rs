@@ -2,14 +2,15 @@
 //! database root in game play (so the engine converts won endings within the move-count rules), and
 //! unchanged behaviour without tables.
 
-use onca::draw::DrawRules;
 use onca::egtb::generate::{self, Options};
 use onca::egtb::{MaterialKey, Tablebases, Wdl};
-use onca::fen::parse_position;
-use onca::game::{Game, Outcome};
-use onca::limits::Limits;
-use onca::position::{Color, Position};
-use onca::search::{SearchControl, SearchResult, SearchSettings, Searcher};
+use onca::game::draw::DrawRules;
+use onca::game::record::{Game, Outcome};
+use onca::notation::fen::parse_position;
+use onca::rules::position::{Color, Position};
+use onca::search::control::{SearchControl, SearchResult, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 

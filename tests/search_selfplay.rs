@@ -6,14 +6,15 @@
 //!   both colours, at a fixed node budget per move; prints W/D/L and an Elo estimate.
 //! * `bench_positions`: plays self-play games and prints positions for `src/bench.rs`.
 
-use onca::draw::DrawRules;
-use onca::game::{Game, Outcome};
-use onca::limits::Limits;
-use onca::movegen::legal_moves;
-use onca::moves::Move;
-use onca::params::SearchParams;
-use onca::position::{Color, Position};
-use onca::search::{SearchControl, SearchSettings, Searcher};
+use onca::game::draw::DrawRules;
+use onca::game::record::{Game, Outcome};
+use onca::rules::movegen::legal_moves;
+use onca::rules::moves::Move;
+use onca::rules::position::{Color, Position};
+use onca::search::control::{SearchControl, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::params::SearchParams;
+use onca::search::searcher::Searcher;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -209,7 +210,7 @@ fn bench_positions() {
             if let Some(position) = position {
                 println!(
                     "    \"{}\", // game {index} {kind}",
-                    onca::fen::to_fen(position)
+                    onca::notation::fen::to_fen(position)
                 );
             }
         }

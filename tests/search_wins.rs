@@ -2,10 +2,11 @@
 //! (see `tests/search_wins_builder.rs` for how each was proved), and the search must play one of
 //! the winning first moves and score the position as a win.
 
-use onca::fen::parse_position;
-use onca::game::Game;
-use onca::limits::Limits;
-use onca::search::{SearchControl, SearchSettings, Searcher};
+use onca::game::record::Game;
+use onca::notation::fen::parse_position;
+use onca::search::control::{SearchControl, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 
 const SUITE: &str = include_str!("data/forced_wins.txt");
 

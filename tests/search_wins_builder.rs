@@ -10,12 +10,12 @@
 //! and records exactly those that still force a win within the same number of plies. Positions are
 //! kept when the win takes at least 5 plies and at most two of at least three legal moves win.
 
-use onca::bitboard::Bitboard;
-use onca::draw::{self, DrawCounters, DrawRules};
-use onca::fen::to_fen;
-use onca::movegen::{generate, MoveList};
-use onca::position::{Color, Position};
-use onca::square::Square;
+use onca::game::draw::{self, DrawCounters, DrawRules};
+use onca::notation::fen::to_fen;
+use onca::rules::bitboard::Bitboard;
+use onca::rules::movegen::{generate, MoveList};
+use onca::rules::position::{Color, Position};
+use onca::rules::square::Square;
 
 const MAX_PLIES: u32 = 15;
 const NODE_BUDGET: u64 = 5_000_000;
@@ -43,7 +43,7 @@ impl Prover {
     fn enter(
         &mut self,
         before: &Position,
-        mv: &onca::moves::Move,
+        mv: &onca::rules::moves::Move,
         child: &Position,
         counters: DrawCounters,
     ) -> (bool, DrawCounters) {
@@ -162,22 +162,25 @@ fn random_position(random: &mut Random, white: u32, black: u32, king_percent: u6
 }
 
 /// The win distance a quick engine search claims, if it claims a win.
-fn engine_claim(searcher: &mut onca::search::Searcher, position: &Position) -> Option<u32> {
+fn engine_claim(
+    searcher: &mut onca::search::searcher::Searcher,
+    position: &Position,
+) -> Option<u32> {
     searcher.clear();
-    let limits = onca::limits::Limits {
+    let limits = onca::search::limits::Limits {
         depth: Some(MAX_PLIES + 3),
         nodes: Some(300_000),
-        ..onca::limits::Limits::default()
+        ..onca::search::limits::Limits::default()
     };
-    let settings = onca::search::SearchSettings {
+    let settings = onca::search::control::SearchSettings {
         instant_single_reply: false,
-        ..onca::search::SearchSettings::default()
+        ..onca::search::control::SearchSettings::default()
     };
     let result = searcher.search(
-        &onca::game::Game::new(*position),
+        &onca::game::record::Game::new(*position),
         &limits,
         &settings,
-        &onca::search::SearchControl::new(),
+        &onca::search::control::SearchControl::new(),
         &mut |_| {},
     );
     match result.score.plies_to_win() {
@@ -195,7 +198,7 @@ fn build_win_suite() {
     let mut with_kings = 0;
     let mut men_only = 0;
     let mut tries = 0;
-    let mut searcher = onca::search::Searcher::new(4);
+    let mut searcher = onca::search::searcher::Searcher::new(4);
     println!("# Forced-win suite for tests/search_wins.rs. One position per line:");
     println!("# FEN | winning first moves (all of them) | plies to the win | kind");
     for line in [

@@ -5,7 +5,7 @@
 //! fewer men, so every table a capture or a promotion leads to is finished before it is needed.
 //!
 //! For a pair:
-//! 1. Every position is examined with [`crate::movegen`]: no legal move is a loss in 0 plies; a
+//! 1. Every position is examined with [`crate::rules::movegen`]: no legal move is a loss in 0 plies; a
 //!    move into a finished table (capture or promotion) that the opponent loses is a win in 1 ply;
 //!    when every move leaves the pair (always so when a capture is pending), the value is settled
 //!    here.
@@ -25,9 +25,9 @@ use super::material::{Canonical, MaterialKey};
 use super::probe::Tablebases;
 use super::store::{self, Kind};
 use super::value::{Code, Wdl};
-use crate::bitboard::{Bitboard, Direction};
-use crate::movegen::{self, MoveList};
-use crate::position::{Color, Position};
+use crate::rules::bitboard::{Bitboard, Direction};
+use crate::rules::movegen::{self, MoveList};
+use crate::rules::position::{Color, Position};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 //! side to move ("us") and of the other side ("them"). Squares are handled here as 32-bit masks in
 //! standard numbering (bit `n - 1` is square `n`), where the 180-degree rotation is a bit reversal.
 
-use crate::bitboard::Bitboard;
-use crate::position::{Color, Position};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::position::{Color, Position};
 use std::fmt;
 
 /// The most pieces of one kind a key can describe (keeps the dense key space small).
@@ -202,7 +202,7 @@ impl Canonical {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse_position;
+    use crate::notation::fen::parse_position;
 
     #[test]
     fn compact_and_expand_are_inverse() {

@@ -15,7 +15,7 @@
 //!
 //! ```no_run
 //! # use onca::egtb::{Tablebases, Wdl};
-//! # use onca::position::Position;
+//! # use onca::rules::position::Position;
 //! # fn demo(position: &Position) -> anyhow::Result<()> {
 //! let tables = Tablebases::load(std::path::Path::new("egtb"))?; // once, at start-up
 //! if position.occupied().count() <= tables.max_pieces() {
@@ -39,7 +39,6 @@
 //! the tables, must know that. Without the tables the engine works as before
 //! ([`Tablebases::empty`] answers `None` to everything).
 
-pub mod cli;
 pub mod codec;
 pub mod generate;
 pub mod index;

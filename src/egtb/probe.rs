@@ -4,7 +4,7 @@
 //! a table is stored, including those where the side to move must capture (the generator resolves
 //! captures with the real move generator), so a probe is one index computation and one lookup.
 //!
-//! Values are perfect play **without** the move-count draw rules of [`crate::draw`] (and without
+//! Values are perfect play **without** the move-count draw rules of [`crate::game::draw`] (and without
 //! repetition): a table win may still be drawn by those rules if the winner dawdles. The search
 //! should use a table win as a (large) win score and keep applying its own draw rules along the
 //! line, and at the root play [`Tablebases::best_moves`], which shortens the distance to
@@ -15,9 +15,9 @@ use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
 use super::store::{self, Kind};
 use super::value::{Code, Wdl};
-use crate::movegen;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //!
 //! Distance to conversion (DTC) counts plies until the game ends or the material changes (a
 //! capture or a promotion), with the winner hurrying and the loser delaying. It restarts at every
-//! conversion, exactly like the move-count draw rules of [`crate::draw`], which is why it is the
+//! conversion, exactly like the move-count draw rules of [`crate::game::draw`], which is why it is the
 //! distance a winning side must keep short.
 
 use std::fmt;

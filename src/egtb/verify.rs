@@ -1,5 +1,5 @@
 //! Independent check of loaded tables: every stored value must equal what one ply of search over
-//! the real legal moves ([`crate::movegen`]) gives from the stored values of the positions after
+//! the real legal moves ([`crate::rules::movegen`]) gives from the stored values of the positions after
 //! each move. With the distances stored this fixes the tables completely (given correct smaller
 //! tables): a wrong win would need a distance that cannot decrease, a wrong draw a move it ignores.
 
@@ -7,8 +7,8 @@ use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
 use super::probe::Tablebases;
 use super::value::Wdl;
-use crate::movegen;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::position::Position;
 use rayon::prelude::*;
 
 /// The outcome of checking one table.
@@ -82,7 +82,9 @@ pub fn verify_table(tables: &Tablebases, key: MaterialKey) -> VerifyReport {
                 if !agrees {
                     report.mismatches += 1;
                     if report.examples.len() < 3 {
-                        report.examples.push(crate::fen::to_fen(&position));
+                        report
+                            .examples
+                            .push(crate::notation::fen::to_fen(&position));
                     }
                 }
             }

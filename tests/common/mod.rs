@@ -2,10 +2,10 @@
 
 #![allow(dead_code)]
 
-use onca::bitboard::Bitboard;
-use onca::movegen;
-use onca::position::{Color, Position};
-use onca::square::Square;
+use onca::rules::bitboard::Bitboard;
+use onca::rules::movegen;
+use onca::rules::position::{Color, Position};
+use onca::rules::square::Square;
 
 /// xorshift64*: small, fast and fully determined by its seed.
 pub struct Rng(u64);

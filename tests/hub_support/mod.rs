@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use onca::movegen::legal_moves;
-use onca::moves::{find_hub_move, Move};
-use onca::position::Position;
+use onca::rules::movegen::legal_moves;
+use onca::rules::moves::{find_hub_move, Move};
+use onca::rules::position::Position;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -212,7 +212,7 @@ impl Drop for Engine {
 
 /// The value of `name=` in a reply line (bare or quoted).
 pub fn field(line: &str, name: &str) -> Option<String> {
-    let tokens = onca::hub_command::tokenize(line).ok()?;
+    let tokens = onca::hub::command::tokenize(line).ok()?;
     tokens.value(name).map(str::to_string)
 }
 
@@ -288,7 +288,7 @@ pub fn analysis_score(engine: &mut Engine, fen: &str, depth: u32) -> String {
     engine.send(&format!("level depth={depth}"));
     engine.send("go analyze");
     let search = engine.search_result();
-    let position = onca::fen::parse_position(fen).expect("valid position");
+    let position = onca::notation::fen::parse_position(fen).expect("valid position");
     check_search(&search, &position);
     let last = search.infos.last().expect("an info line");
     field(last, "score").expect("a score")

@@ -3,7 +3,7 @@
 //! temporary file renamed over the old one) so an interrupted write never loses the last one.
 
 use anyhow::{bail, Context, Result};
-use onca::weights::Weights;
+use onca::eval::weights::Weights;
 use std::path::Path;
 
 const TITLE: &str = "# onca-tune checkpoint";

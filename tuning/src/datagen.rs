@@ -11,14 +11,15 @@
 
 use crate::rng::Rng;
 use anyhow::{bail, Context, Result};
-use onca::draw::DrawRules;
-use onca::eval::{can_capture, evaluate};
-use onca::fen::to_fen;
-use onca::game::{Game, Outcome};
-use onca::limits::Limits;
-use onca::movegen::legal_moves;
-use onca::position::{Color, Position};
-use onca::search::{SearchControl, SearchSettings, Searcher};
+use onca::eval::evaluate::{can_capture, evaluate};
+use onca::game::draw::DrawRules;
+use onca::game::record::{Game, Outcome};
+use onca::notation::fen::to_fen;
+use onca::rules::movegen::legal_moves;
+use onca::rules::position::{Color, Position};
+use onca::search::control::{SearchControl, SearchSettings};
+use onca::search::limits::Limits;
+use onca::search::searcher::Searcher;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};

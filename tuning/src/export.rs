@@ -1,7 +1,7 @@
 //! Writes tuned weights as Rust source (`pub const TUNED: Weights = ...`) that the engine
 //! compiles in, and reads such a file back (to check the round trip).
 
-use onca::weights::{Weights, FEATURES, TUNABLE};
+use onca::eval::weights::{Weights, FEATURES, TUNABLE};
 
 /// Rust source defining `pub const TUNED: Weights` with these values, one commented line per
 /// feature.
@@ -16,7 +16,7 @@ pub fn to_rust(weights: &Weights) -> String {
     };
     format!(
         "//! Evaluation weights written by `onca-tune export`; do not edit by hand.\n\n\
-         use crate::weights::Weights;\n\n\
+         use crate::eval::weights::Weights;\n\n\
          /// Weights fitted by the tuner (see tuning/README.md).\n\
          pub const TUNED: Weights = Weights {{\n    opening: [\n{}    ],\n    endgame: [\n{}    ],\n}};\n",
         table(&weights.opening),

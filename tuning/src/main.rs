@@ -4,8 +4,8 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use onca::weights::{Weights, TUNABLE};
-use onca::weights_file::load_weights;
+use onca::eval::weights::{Weights, TUNABLE};
+use onca::eval::weights_file::load_weights;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
 use onca_tuning::{datagen, export, rng::Rng, tune};

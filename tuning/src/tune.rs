@@ -3,16 +3,16 @@
 //! parallel.
 //!
 //! The evaluation is `eval = sum(weight[i] * feature[i])` (White's view, score units), with the
-//! features from [`onca::eval::linear_features`] computed once per position ([`features_of`],
+//! features from [`onca::eval::evaluate::linear_features`] computed once per position ([`features_of`],
 //! the only call into the engine's evaluation). Most features of a position are zero, so the
 //! samples are stored sparse (feature index, value) in chunks that rayon walks in parallel: about
 //! 6 bytes per non-zero feature instead of 4 per feature.
 
 use crate::samples::Samples;
-use onca::eval::linear_features;
-use onca::fen::parse_position;
-use onca::position::Position;
-use onca::weights::{Weights, TUNABLE};
+use onca::eval::evaluate::linear_features;
+use onca::eval::weights::{Weights, TUNABLE};
+use onca::notation::fen::parse_position;
+use onca::rules::position::Position;
 use rayon::prelude::*;
 
 /// The position's linear features, or `None` when the engine scores it by a fixed rule (such

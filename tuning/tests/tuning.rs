@@ -2,8 +2,8 @@
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
 //! parse with a deterministic validation split, exported weights round-trip.
 
-use onca::fen::to_fen;
-use onca::weights::{Weights, TUNABLE};
+use onca::eval::weights::{Weights, TUNABLE};
+use onca::notation::fen::to_fen;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::datagen::{self, Config};
 use onca_tuning::export::{from_rust, to_rust};

@@ -1,0 +1,249 @@
+//! Text for the `onca analyze` and `onca bench` subcommands: the board diagram and the progress
+//! lines. The search itself never prints; this module turns its reports into text.
+
+use crate::notation::fen::piece_letter;
+use crate::rules::position::{Color, Position};
+use crate::rules::square::Square;
+use crate::search::control::Report;
+use std::fmt::Write;
+
+/// An ASCII diagram: pieces on the left (`w` `b` men, `W` `B` kings, `.` empty dark square),
+/// square numbers on the right, White at the bottom.
+pub fn board_diagram(position: &Position) -> String {
+    let mut text = String::new();
+    let _ = writeln!(text, "   a  b  c  d  e  f  g  h");
+    for rank in (1..=8u32).rev() {
+        let mut pieces = String::new();
+        let mut numbers = String::new();
+        for file in 0..8u32 {
+            match Square::from_file_rank(file, rank) {
+                Some(square) => {
+                    let symbol = position.piece_at(square).map_or('.', piece_letter);
+                    let _ = write!(pieces, "  {symbol}");
+                    let _ = write!(numbers, "{:>3}", square.number());
+                }
+                None => {
+                    pieces.push_str("   ");
+                    numbers.push_str("   ");
+                }
+            }
+        }
+        let _ = writeln!(text, "{rank}{pieces}   {rank}{numbers}");
+    }
+    let side = match position.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let _ = write!(
+        text,
+        "{side} to move   {}",
+        crate::notation::fen::to_fen(position)
+    );
+    text
+}
+
+/// One progress line: `depth D/SEL [multipv K] score S nodes N nps X time T pv M M ...`.
+pub fn report_line(report: &Report, multipv: bool) -> String {
+    let seconds = report.elapsed.as_secs_f64();
+    let nps = (report.nodes as f64 / seconds.max(1e-6)) as u64;
+    let mut line = format!("depth {}/{}", report.depth, report.seldepth);
+    if multipv {
+        let _ = write!(line, " multipv {}", report.multipv);
+    }
+    let score = if report.score.is_heuristic() {
+        format!("{:+.2}", report.score.men())
+    } else {
+        report.score.to_string()
+    };
+    let _ = write!(
+        line,
+        " score {score} nodes {} nps {nps} time {seconds:.3} pv",
+        report.nodes
+    );
+    for mv in &report.pv {
+        let _ = write!(line, " {mv}");
+    }
+    line
+}
+
+/// Arguments of `onca analyze`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct AnalyzeArgs {
+    /// Position as FEN or Hub string (default: the start position).
+    #[arg(long, short)]
+    pub position: Option<String>,
+    /// Moves to play from the position first, in Hub notation, separated by spaces.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Search to this depth (plies). Without a limit the depth is 16.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub depth: Option<u32>,
+    /// Search for this many seconds.
+    #[arg(long, group = "limit")]
+    pub movetime: Option<f64>,
+    /// Search this many nodes.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Lines to show.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+    /// Directory of endgame databases (`onca egtb generate`) to probe in the search.
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
+    /// With --egtb: at a root in the databases, search only their best moves (as in a game).
+    #[arg(long, requires = "egtb")]
+    pub game: bool,
+    /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt; names left
+    /// out keep their built-in values). Default: the built-in weights.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+}
+
+/// The weights of the `--weights` file, if one was given.
+fn weights_option(
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<Option<std::sync::Arc<crate::eval::weights::Weights>>> {
+    path.map(crate::eval::weights_file::load_shared)
+        .transpose()
+        .map_err(anyhow::Error::msg)
+}
+
+/// Depth of `onca analyze` when no limit is given.
+const DEFAULT_ANALYZE_DEPTH: u32 = 16;
+
+/// Runs `onca analyze`.
+pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let start = match &args.position {
+        None => Position::start(),
+        Some(text) => crate::notation::fen::parse_position(text).context("bad --position")?,
+    };
+    let mut game = crate::game::record::Game::new(start);
+    if let Some(moves) = &args.moves {
+        for text in moves.split_whitespace() {
+            game.play_text(text)
+                .map_err(|error| anyhow::anyhow!("bad --moves: {error}"))?;
+        }
+    }
+    let move_time = match args.movetime {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e7 => {
+            Some(std::time::Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            anyhow::bail!("bad --movetime {seconds}: give a positive number of seconds")
+        }
+        None => None,
+    };
+    let mut limits = crate::search::limits::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time,
+        ..crate::search::limits::Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
+        limits.depth = Some(DEFAULT_ANALYZE_DEPTH);
+    }
+    let settings = crate::search::control::SearchSettings {
+        threads: args.threads as usize,
+        multipv: args.multipv as usize,
+        move_overhead: std::time::Duration::ZERO,
+        instant_single_reply: false,
+        table_root_moves: args.game,
+        ..crate::search::control::SearchSettings::default()
+    };
+    let weights = weights_option(args.weights.as_deref())?;
+    let tablebases = match &args.egtb {
+        Some(dir) => {
+            let tables = crate::egtb::Tablebases::load(dir)?;
+            if tables.keys().is_empty() {
+                anyhow::bail!("no endgame tables in {}", dir.display());
+            }
+            for refused in tables.refused() {
+                writeln!(out, "ignored: {refused}")?;
+            }
+            Some(tables)
+        }
+        None => None,
+    };
+    writeln!(out, "{}", board_diagram(game.current()))?;
+    let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
+    searcher.set_weights(weights);
+    if let Some(tables) = tablebases {
+        writeln!(
+            out,
+            "endgame tables: {} loaded, complete up to {} pieces",
+            tables.keys().len(),
+            tables.max_pieces()
+        )?;
+        searcher.set_tablebases(std::sync::Arc::new(tables));
+    }
+    let control = crate::search::control::SearchControl::new();
+    let multipv = args.multipv > 1;
+    let mut failure = None;
+    let result = searcher.search(&game, &limits, &settings, &control, &mut |report| {
+        if failure.is_none() {
+            if let Err(error) = writeln!(out, "{}", report_line(report, multipv)) {
+                failure = Some(error);
+            }
+        }
+    });
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    match result.best {
+        Some(mv) => writeln!(out, "bestmove {mv}")?,
+        None => writeln!(
+            out,
+            "bestmove none (the side to move has no legal move and loses)"
+        )?,
+    }
+    Ok(())
+}
+
+/// Runs `onca bench`: one line per position, then the totals; the last line starts with the node
+/// count. `weights` is a weights file to evaluate with instead of the built-in weights.
+pub fn run_bench(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    weights: Option<&std::path::Path>,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
+    let weights = weights_option(weights)?;
+    let mut failure = None;
+    let mut index = 0;
+    let results = crate::search::bench::run(depth, threads, hash_mb, weights, |found| {
+        index += 1;
+        let line = format!(
+            "{index:>2} {:>10} nodes {:>8.3} s depth {:>2} best {:<10} {}",
+            found.nodes,
+            found.elapsed.as_secs_f64(),
+            found.depth,
+            found.best.as_deref().unwrap_or("none"),
+            found.fen
+        );
+        if failure.is_none() {
+            if let Err(error) = writeln!(out, "{line}") {
+                failure = Some(error);
+            }
+        }
+    })?;
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    let nodes: u64 = results.iter().map(|found| found.nodes).sum();
+    let seconds: f64 = results
+        .iter()
+        .map(|found| found.elapsed.as_secs_f64())
+        .sum();
+    let nps = (nodes as f64 / seconds.max(1e-9)) as u64;
+    writeln!(out, "{seconds:.3} s total")?;
+    writeln!(out, "{nodes} nodes {nps} nps")?;
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! The `onca egtb` subcommands: generate, verify and probe the endgame databases, with their
+//! progress and result text.
+
+use crate::egtb::generate::{self, Progress};
+use crate::egtb::{verify, Tablebases};
+use crate::notation::fen;
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum EgtbCommand {
+    /// Generate every table up to N pieces (resumes: finished tables in DIR are kept). Progress and
+    /// an estimate of the time left go to stderr; a summary per piece count to stdout.
+    Generate {
+        /// Largest number of pieces.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=6))]
+        pieces: u32,
+        /// Directory for the table files.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// Also store distances to conversion for tables up to this many pieces.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6))]
+        distance_pieces: u32,
+    },
+    /// Check every loaded table against one ply of real move generation (values, and distances
+    /// where stored). Prints one line per table; fails if any position disagrees.
+    Verify {
+        /// Directory of the table files.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// Check only tables with this many pieces or fewer.
+        #[arg(long, default_value_t = 5)]
+        pieces: u32,
+    },
+    /// Print a position's value by the tables and the best move(s).
+    Probe {
+        /// Position as FEN or Hub string.
+        #[arg(long, short)]
+        position: String,
+        /// Directory of the table files.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+    },
+}
+
+fn show_progress(progress: &Progress) {
+    for table in &progress.finished {
+        let name = table.key.map(|key| key.name()).unwrap_or_default();
+        if table.resumed {
+            eprintln!("  {name}: already on disk");
+        } else {
+            eprintln!(
+                "  {name}: {} positions, {} wins {} draws {} losses, longest {} plies, {:.1} s",
+                table.positions,
+                table.wins,
+                table.draws,
+                table.losses,
+                table.longest,
+                table.seconds
+            );
+        }
+    }
+    let eta = progress
+        .eta_seconds
+        .map_or_else(|| "-".to_string(), |seconds| format!("{seconds:.0} s"));
+    eprintln!(
+        "[{}/{} tables, {:.1}% of positions] elapsed {:.1} s, ETA {eta}",
+        progress.tables_done,
+        progress.tables_total,
+        100.0 * progress.positions_done as f64 / progress.positions_total.max(1) as f64,
+        progress.elapsed_seconds,
+    );
+}
+
+/// Runs one `onca egtb` subcommand, writing its results to `out`.
+pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
+    match command {
+        EgtbCommand::Generate {
+            pieces,
+            dir,
+            threads,
+            distance_pieces,
+        } => {
+            let mut pool = rayon::ThreadPoolBuilder::new();
+            if let Some(threads) = threads {
+                pool = pool.num_threads(threads as usize);
+            }
+            let pool = pool.build().context("cannot start worker threads")?;
+            let options = generate::Options {
+                max_pieces: pieces,
+                distance_pieces,
+                dir,
+            };
+            let started = Instant::now();
+            let (reports, _) =
+                pool.install(|| generate::generate(&options, &mut |p| show_progress(p)))?;
+            writeln!(
+                out,
+                "pieces tables positions wdl_bytes dtc_bytes seconds (resumed tables count 0 s)"
+            )?;
+            for count in 2..=pieces {
+                let rows: Vec<_> = reports
+                    .iter()
+                    .filter(|r| r.key.is_some_and(|key| key.pieces() == count))
+                    .collect();
+                let positions: u64 = rows.iter().map(|r| r.positions).sum();
+                let wdl: u64 = rows.iter().map(|r| r.wdl_bytes).sum();
+                let dtc: u64 = rows.iter().map(|r| r.dtc_bytes).sum();
+                let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
+                writeln!(
+                    out,
+                    "{count} {} {positions} {wdl} {dtc} {seconds:.1}",
+                    rows.len()
+                )?;
+            }
+            writeln!(out, "total {:.1} s", started.elapsed().as_secs_f64())?;
+        }
+        EgtbCommand::Verify { dir, pieces } => {
+            let tablebases = Tablebases::load(&dir)?;
+            for refused in tablebases.refused() {
+                eprintln!("onca: warning: {refused}");
+            }
+            let mut bad = 0;
+            for key in tablebases.keys() {
+                if key.pieces() > pieces {
+                    continue;
+                }
+                let started = Instant::now();
+                let report = verify::verify_table(&tablebases, key);
+                writeln!(
+                    out,
+                    "{key} {} positions {} mismatches ({}) {:.1} s {}",
+                    report.positions,
+                    report.mismatches,
+                    if report.with_distances {
+                        "wdl+distance"
+                    } else {
+                        "wdl"
+                    },
+                    started.elapsed().as_secs_f64(),
+                    report.examples.join(" ")
+                )?;
+                bad += report.mismatches;
+            }
+            if bad > 0 {
+                anyhow::bail!("{bad} positions disagree");
+            }
+        }
+        EgtbCommand::Probe { position, dir } => {
+            let position = fen::parse_position(&position).context("bad --position")?;
+            let tablebases = Tablebases::load(&dir)?;
+            for refused in tablebases.refused() {
+                eprintln!("onca: warning: {refused}");
+            }
+            match tablebases.best_moves(&position) {
+                None => writeln!(
+                    out,
+                    "not in the tables (complete up to {} pieces)",
+                    tablebases.max_pieces()
+                )?,
+                Some((result, moves)) => {
+                    match result.plies {
+                        Some(plies) => writeln!(
+                            out,
+                            "{}, {plies} {} to conversion",
+                            result.wdl,
+                            if plies == 1 { "ply" } else { "plies" }
+                        )?,
+                        None => writeln!(out, "{}", result.wdl)?,
+                    }
+                    let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                    writeln!(out, "best: {}", moves.join(" "))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

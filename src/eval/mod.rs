@@ -1,0 +1,22 @@
+//! The static evaluation: the feature evaluation ([`evaluate`]), its weights ([`weights`], the
+//! tuned defaults in [`weights_tuned`], files read at run time by [`weights_file`]), endgame
+//! knowledge by material ([`endgame`]), the score type ([`score`]) and the `onca eval` breakdown
+//! ([`report`]).
+//!
+//! Uses [`crate::rules`], [`crate::notation`], [`crate::game`] and, for the compiled-in
+//! three-kings tables, [`crate::egtb`].
+
+pub mod endgame;
+pub mod evaluate;
+pub mod report;
+pub mod score;
+pub mod weights;
+pub mod weights_file;
+pub mod weights_tuned;
+
+impl weights::Weights {
+    /// The weights the engine plays with: the tuner's (see tuning/README.md for the runs and the
+    /// match that proved them). Defined here, above both [`weights`] and the generated
+    /// [`weights_tuned`], so that neither imports the other's module.
+    pub const DEFAULT: weights::Weights = weights_tuned::TUNED;
+}

@@ -1,0 +1,345 @@
+//! The evaluation's weights as data: an opening and an endgame weight for every feature.
+//!
+//! A feature is something [`crate::eval::evaluate`] counts for one side, from that side's point of view (a
+//! man on its 17th square, its second king, a triangle of men...). The evaluation of a side is
+//! `sum(count * weight)` in each phase, blended by the number of pieces on the board. The tuner
+//! (the `tuning/` crate) works on the flat vector [`Weights::tunable`] (all opening weights, then
+//! all endgame weights); [`Weights::to_text`] and [`Weights::parse_text`] give a plain
+//! `name opening endgame` file.
+//!
+//! [`Weights::HAND_SET`] are the values chosen by hand before any tuning; [`Weights::DEFAULT`] is
+//! what the engine plays with.
+
+/// A named run of consecutive features (one entry for plain features, several for tables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureGroup {
+    /// Name in weight files and in `onca eval`.
+    pub name: &'static str,
+    /// Index of its first feature.
+    pub first: usize,
+    /// Number of features (1, or a table's length).
+    pub len: usize,
+}
+
+/// A man on one of its 32 squares, seen from its own side: index = square number − 1, where White
+/// sees the board as numbered and Black sees it rotated (so index 28..31 is its own back row and
+/// index 0..3 the row it promotes on, never occupied by a man). The man's value, its
+/// advancement (tempo), centre and edge placement are all in this table.
+pub const MAN_SQUARE: usize = 0;
+/// A side's first king.
+pub const FIRST_KING: usize = 32;
+/// Its second king (kings lose value as they multiply: the second one adds less).
+pub const SECOND_KING: usize = 33;
+/// Each king beyond the second.
+pub const MORE_KINGS: usize = 34;
+/// A king on the long diagonal (a1-h8), the lone defender's fortress.
+pub const KING_LONG_DIAGONAL: usize = 35;
+/// Each empty square a king can slide to.
+pub const KING_MOBILITY: usize = 36;
+/// Each quiet step a man can make.
+pub const MAN_MOBILITY: usize = 37;
+/// A man on one of its own four back-row squares (a1, c1, e1, g1 seen from its side) while the
+/// opponent has no king: it holds off enemy promotion. Table of 4.
+pub const BACK_GUARD: usize = 38;
+/// A man no enemy man can stop (its promotion cone is free of enemy men, no enemy king), by rows
+/// still to go (1..=7, index 0 = one row to go). Table of 7.
+pub const RUNAWAY: usize = 42;
+/// A man with own pieces on both squares diagonally behind it.
+pub const TRIANGLE: usize = 49;
+/// Men on both c1 and e1 (seen from their side): the classic back-row bridge.
+pub const BRIDGE: usize = 50;
+/// A man beyond its two home rows and off the edge with no own piece behind it to back it up.
+pub const HANGING: usize = 51;
+/// A man with no own piece on any diagonal neighbour.
+pub const ISOLATED: usize = 52;
+/// A man that cannot make a quiet move (both squares ahead occupied or off the board).
+pub const LOCKED: usize = 53;
+/// The difference between the men on the a-d files and on the e-h files: a one-winged army.
+pub const FLANK_IMBALANCE: usize = 54;
+/// Each central square (c5, e5, d4, f4) occupied or attacked by own men.
+pub const CENTRE_CONTROL: usize = 55;
+/// Each piece already off the board, counted for the side ahead in material (men + 3 × kings):
+/// trading down when ahead.
+pub const TRADE_WHEN_AHEAD: usize = 56;
+
+/// Number of features.
+pub const FEATURES: usize = 57;
+/// Number of tunable weights: an opening and an endgame weight per feature.
+pub const TUNABLE: usize = 2 * FEATURES;
+
+/// Every feature group, in index order.
+pub const GROUPS: [FeatureGroup; 17] = [
+    group("man_square", MAN_SQUARE, 32),
+    group("first_king", FIRST_KING, 1),
+    group("second_king", SECOND_KING, 1),
+    group("more_kings", MORE_KINGS, 1),
+    group("king_long_diagonal", KING_LONG_DIAGONAL, 1),
+    group("king_mobility", KING_MOBILITY, 1),
+    group("man_mobility", MAN_MOBILITY, 1),
+    group("back_guard", BACK_GUARD, 4),
+    group("runaway", RUNAWAY, 7),
+    group("triangle", TRIANGLE, 1),
+    group("bridge", BRIDGE, 1),
+    group("hanging", HANGING, 1),
+    group("isolated", ISOLATED, 1),
+    group("locked", LOCKED, 1),
+    group("flank_imbalance", FLANK_IMBALANCE, 1),
+    group("centre_control", CENTRE_CONTROL, 1),
+    group("trade_when_ahead", TRADE_WHEN_AHEAD, 1),
+];
+
+const fn group(name: &'static str, first: usize, len: usize) -> FeatureGroup {
+    FeatureGroup { name, first, len }
+}
+
+/// All evaluation weights, in score units (100 = one man).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Weight of each feature with all 24 pieces on the board.
+    pub opening: [i32; FEATURES],
+    /// Weight of each feature with the board empty (blended linearly in between).
+    pub endgame: [i32; FEATURES],
+}
+
+/// Rows a man on own-view index `index` has advanced (0 = own back row).
+const fn rows_advanced(index: usize) -> usize {
+    7 - index / 4
+}
+
+/// Whether own-view index `index` is on the a or h file (squares 5, 13, 21, 29 are on a;
+/// 4, 12, 20, 28 on h, counting from 1).
+const fn on_edge(index: usize) -> bool {
+    let number = index + 1;
+    number % 8 == 4 || number % 8 == 5
+}
+
+/// Whether own-view index `index` is one of the four central squares (d4, f4, c5, e5 from White's
+/// side: numbers 14, 15, 18, 19).
+const fn is_centre(index: usize) -> bool {
+    matches!(index + 1, 14 | 15 | 18 | 19)
+}
+
+/// Whether own-view index `index` is on the wider centre ring (files c-f, rows 3-6 from own side)
+/// but not central.
+const fn is_near_centre(index: usize) -> bool {
+    matches!(index + 1, 10 | 11 | 22 | 23)
+}
+
+/// The hand-set weights: the original evaluation's values (a man 100 plus advancement, centre and
+/// edge bonuses, a king 300, back guards on c1/e1, runaways) and modest guesses for the newer terms.
+const fn hand_set() -> Weights {
+    const ADVANCE_OPENING: [i32; 8] = [0, 0, 2, 4, 6, 9, 14, 0];
+    const ADVANCE_ENDGAME: [i32; 8] = [0, 6, 12, 20, 30, 42, 60, 0];
+    let mut opening = [0; FEATURES];
+    let mut endgame = [0; FEATURES];
+    let mut index = 0;
+    while index < 32 {
+        let rows = rows_advanced(index);
+        let mut man_opening = 100 + ADVANCE_OPENING[rows];
+        if is_centre(index) {
+            man_opening += 8;
+        } else if is_near_centre(index) {
+            man_opening += 3;
+        }
+        if on_edge(index) {
+            man_opening -= 4;
+        }
+        opening[MAN_SQUARE + index] = man_opening;
+        endgame[MAN_SQUARE + index] = 100 + ADVANCE_ENDGAME[rows];
+        index += 1;
+    }
+    // (feature, opening, endgame); c1 and e1 (own-view 30 and 31) guard, a1 and g1 do little.
+    const TERMS: [(usize, i32, i32); 20] = [
+        (FIRST_KING, 300, 300),
+        (SECOND_KING, 300, 300),
+        (MORE_KINGS, 300, 300),
+        (KING_LONG_DIAGONAL, 20, 20),
+        (KING_MOBILITY, 1, 1),
+        (MAN_MOBILITY, 1, 0),
+        (BACK_GUARD + 1, 12, 0),
+        (BACK_GUARD + 2, 12, 0),
+        (RUNAWAY, 50, 50),
+        (RUNAWAY + 1, 28, 28),
+        (RUNAWAY + 2, 14, 14),
+        (RUNAWAY + 3, 6, 6),
+        (TRIANGLE, 2, 0),
+        (BRIDGE, 0, 0),
+        (HANGING, -2, 0),
+        (ISOLATED, -2, -2),
+        (LOCKED, -2, -2),
+        (FLANK_IMBALANCE, -2, 0),
+        (CENTRE_CONTROL, 2, 0),
+        (TRADE_WHEN_AHEAD, 2, 2),
+    ];
+    let mut term = 0;
+    while term < TERMS.len() {
+        let (feature, open, end) = TERMS[term];
+        opening[feature] = open;
+        endgame[feature] = end;
+        term += 1;
+    }
+    Weights { opening, endgame }
+}
+
+impl Weights {
+    /// The weights chosen by hand before any tuning.
+    pub const HAND_SET: Weights = hand_set();
+
+    /// The tunable weights as a flat vector: the opening weights, then the endgame weights.
+    pub fn tunable(&self) -> [i32; TUNABLE] {
+        let mut out = [0; TUNABLE];
+        out[..FEATURES].copy_from_slice(&self.opening);
+        out[FEATURES..].copy_from_slice(&self.endgame);
+        out
+    }
+
+    /// The weights given by a flat vector in [`Weights::tunable`] order.
+    pub fn with_tunable(&self, values: &[i32; TUNABLE]) -> Weights {
+        let mut out = *self;
+        out.opening.copy_from_slice(&values[..FEATURES]);
+        out.endgame.copy_from_slice(&values[FEATURES..]);
+        out
+    }
+
+    /// Each feature's name (`man_square[16]` for table entries), in index order.
+    pub fn feature_names() -> Vec<String> {
+        let mut names = Vec::with_capacity(FEATURES);
+        for group in GROUPS {
+            if group.len == 1 {
+                names.push(String::from(group.name));
+            } else {
+                names.extend((0..group.len).map(|i| format!("{}[{i}]", group.name)));
+            }
+        }
+        names
+    }
+
+    /// Each tunable weight's name (`triangle.opening`), in [`Weights::tunable`] order.
+    pub fn tunable_names() -> Vec<String> {
+        let features = Self::feature_names();
+        let opening = features.iter().map(|name| format!("{name}.opening"));
+        let endgame = features.iter().map(|name| format!("{name}.endgame"));
+        opening.chain(endgame).collect()
+    }
+
+    /// Every feature as a `name opening endgame` line.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for (index, name) in Self::feature_names().iter().enumerate() {
+            text.push_str(&format!(
+                "{name} {} {}\n",
+                self.opening[index], self.endgame[index]
+            ));
+        }
+        text
+    }
+
+    /// Reads [`Weights::to_text`] output. Features not given keep their [`Weights::DEFAULT`]
+    /// weights; blank lines and `#` comments are skipped; unknown names, bad numbers and repeated
+    /// names are errors naming the line.
+    pub fn parse_text(text: &str) -> Result<Weights, String> {
+        let names = Self::feature_names();
+        let mut out = Self::DEFAULT;
+        let mut seen = [false; FEATURES];
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let error = |what: String| format!("line {}: {what}", number + 1);
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let [name, opening, endgame] = parts[..] else {
+                return Err(error(String::from("expected `name opening endgame`")));
+            };
+            let index = names
+                .iter()
+                .position(|known| known == name)
+                .ok_or_else(|| error(format!("unknown feature `{name}`")))?;
+            if std::mem::replace(&mut seen[index], true) {
+                return Err(error(format!("`{name}` given twice")));
+            }
+            let parse = |value: &str| {
+                value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= 100_000)
+                    .ok_or_else(|| {
+                        error(format!(
+                            "bad weight `{value}` (an integer, at most 100000 in size)"
+                        ))
+                    })
+            };
+            out.opening[index] = parse(opening)?;
+            out.endgame[index] = parse(endgame)?;
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_tile_the_feature_indices() {
+        let mut next = 0;
+        for group in GROUPS {
+            assert_eq!(group.first, next, "{}", group.name);
+            next += group.len;
+        }
+        assert_eq!(next, FEATURES);
+        assert_eq!(Weights::feature_names().len(), FEATURES);
+        assert_eq!(Weights::tunable_names().len(), TUNABLE);
+    }
+
+    #[test]
+    fn hand_set_square_table_matches_the_original_terms() {
+        let w = Weights::HAND_SET;
+        // Own back row a1 (29): no advancement, edge.
+        assert_eq!(w.opening[MAN_SQUARE + 28], 96);
+        // d4 (square 18): central, three rows advanced.
+        assert_eq!(w.opening[MAN_SQUARE + 17], 100 + 4 + 8);
+        // a7 (square 5): one row from promotion.
+        assert_eq!(w.endgame[MAN_SQUARE + 4], 100 + 60);
+    }
+
+    #[test]
+    fn the_shipped_files_hold_these_weights() {
+        // Regenerate with `onca-tune hand-set --out tuning/weights/hand-set.txt` when HAND_SET
+        // changes.
+        let hand_set = include_str!("../../tuning/weights/hand-set.txt");
+        assert_eq!(Weights::parse_text(hand_set), Ok(Weights::HAND_SET));
+        assert_ne!(Weights::DEFAULT, Weights::HAND_SET);
+    }
+
+    #[test]
+    fn tunable_vector_round_trips() {
+        let mut values = Weights::DEFAULT.tunable();
+        for (i, value) in values.iter_mut().enumerate() {
+            *value += i as i32;
+        }
+        let changed = Weights::DEFAULT.with_tunable(&values);
+        assert_eq!(changed.tunable(), values);
+    }
+
+    #[test]
+    fn text_round_trips_and_rejects_garbage() {
+        let mut weights = Weights::DEFAULT;
+        weights.opening[RUNAWAY + 5] = -7;
+        weights.endgame[TRIANGLE] = 11;
+        assert_eq!(Weights::parse_text(&weights.to_text()), Ok(weights));
+        assert_eq!(Weights::parse_text("# nothing\n\n"), Ok(Weights::DEFAULT));
+        for bad in [
+            "triangle",
+            "triangle 1",
+            "triangle x 2",
+            "triangle 1 2 3",
+            "queen 3 3",
+            "man_square[32] 1 1",
+            "triangle 1 1\ntriangle 2 2",
+            "triangle 99999999999 1",
+        ] {
+            assert!(Weights::parse_text(bad).is_err(), "{bad}");
+        }
+    }
+}

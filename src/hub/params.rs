@@ -1,0 +1,266 @@
+//! The engine parameters a Hub host can set: their declarations (the `param` lines answering
+//! `hub`), their current values and the checking of `set-param`.
+//!
+//! Unknown names are ignored (pydraughts sends `initial-time`, other hosts send their own).
+//! Scan's `tt-size` (log2 of the number of table entries) is accepted as another way to set
+//! `hash`, converted with the real entry size of our table, but not declared.
+
+use crate::hub::numbering::MoveNumbering;
+use crate::search::control::SearchSettings;
+use std::time::Duration;
+
+/// The only variant we play.
+pub const VARIANT: &str = "brazilian";
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest table we allow (MiB).
+pub const MAX_HASH_MB: usize = 16_384;
+/// Most search threads we allow.
+pub const MAX_THREADS: usize = 256;
+/// Most root lines reported at once.
+pub const MAX_MULTIPV: usize = 32;
+/// Largest move overhead (ms).
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
+/// Bytes per transposition-table entry (two 64-bit words in [`crate::search::tt`]), for `tt-size`.
+pub const TT_ENTRY_BYTES: usize = 16;
+/// `skill` at this value is full strength; lower values play weaker.
+pub const FULL_SKILL: u32 = 20;
+
+/// The parameter naming the endgame database directory (handled by the session, which owns the
+/// loaded tables; empty = none).
+pub const EGTB_PATH: &str = "egtb-path";
+
+/// The parameter naming a file of evaluation weights (handled by the session, which owns the
+/// loaded weights; empty = the built-in weights).
+pub const WEIGHTS: &str = "weights";
+
+/// The `param` line of a string parameter (a path) with its current value.
+pub fn string_declaration(name: &str, value: &str) -> String {
+    let shown: String = value
+        .chars()
+        .filter(|&c| c != '"' && !c.is_control())
+        .collect();
+    format!("param name={name} value=\"{shown}\" type=string")
+}
+
+/// Current parameter values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Params {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Whether the host will ponder (informational: pondering is driven by `go ponder`).
+    pub ponder: bool,
+    pub move_overhead: Duration,
+    pub numbering: MoveNumbering,
+    pub multipv: usize,
+    /// 0..=[`FULL_SKILL`]; [`FULL_SKILL`] is full strength.
+    pub skill: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        let search = SearchSettings::default();
+        Params {
+            threads: search.threads,
+            hash_mb: DEFAULT_HASH_MB,
+            ponder: false,
+            move_overhead: search.move_overhead,
+            numbering: MoveNumbering::Standard,
+            multipv: search.multipv,
+            skill: FULL_SKILL,
+        }
+    }
+}
+
+/// What a successful `set-param` changed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Change {
+    /// A parameter we do not know: nothing changed.
+    Ignored,
+    /// The table size changed (the session resizes the table).
+    Hash,
+    /// Any other parameter.
+    Other,
+}
+
+impl Params {
+    /// The `param` lines answering `hub`, with the current values as defaults.
+    pub fn declarations(&self) -> Vec<String> {
+        vec![
+            format!("param name=variant value={VARIANT} type=enum values=\"{VARIANT}\""),
+            format!(
+                "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+                self.threads
+            ),
+            format!(
+                "param name=hash value={} type=int min=1 max={MAX_HASH_MB}",
+                self.hash_mb
+            ),
+            format!("param name=ponder value={} type=bool", self.ponder),
+            format!(
+                "param name=move-overhead value={} type=int min=0 max={MAX_MOVE_OVERHEAD_MS}",
+                self.move_overhead.as_millis()
+            ),
+            format!(
+                "param name=move-numbering value={} type=enum values=\"standard mirrored\"",
+                self.numbering.name()
+            ),
+            format!(
+                "param name=multipv value={} type=int min=1 max={MAX_MULTIPV}",
+                self.multipv
+            ),
+            format!(
+                "param name=skill value={} type=int min=0 max={FULL_SKILL}",
+                self.skill
+            ),
+        ]
+    }
+
+    /// Applies `set-param name=<name> value=<value>`. `tt_entry_bytes` is the size of one
+    /// transposition-table entry (for Scan's `tt-size`). Bad values leave everything unchanged.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: &str,
+        tt_entry_bytes: usize,
+    ) -> Result<Change, String> {
+        let value = value.trim();
+        match name {
+            "variant" => {
+                if value.eq_ignore_ascii_case(VARIANT) {
+                    Ok(Change::Other)
+                } else {
+                    Err(format!(
+                        "variant '{value}' is not supported: this engine plays only {VARIANT}"
+                    ))
+                }
+            }
+            "threads" => {
+                self.threads = integer(name, value, 1, MAX_THREADS as u64)? as usize;
+                Ok(Change::Other)
+            }
+            "hash" => {
+                self.hash_mb = integer(name, value, 1, MAX_HASH_MB as u64)? as usize;
+                Ok(Change::Hash)
+            }
+            "tt-size" => {
+                let log2 = integer(name, value, 0, 40)?;
+                let bytes = (1u128 << log2) * tt_entry_bytes.max(1) as u128;
+                let mb = bytes.div_ceil(1 << 20).max(1);
+                if mb > MAX_HASH_MB as u128 {
+                    return Err(format!(
+                        "tt-size {log2} needs {mb} MiB, more than the {MAX_HASH_MB} MiB allowed"
+                    ));
+                }
+                self.hash_mb = mb as usize;
+                Ok(Change::Hash)
+            }
+            "ponder" => {
+                self.ponder = boolean(name, value)?;
+                Ok(Change::Other)
+            }
+            "move-overhead" => {
+                let ms = integer(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
+                self.move_overhead = Duration::from_millis(ms);
+                Ok(Change::Other)
+            }
+            "move-numbering" => {
+                self.numbering = MoveNumbering::from_name(value).ok_or_else(|| {
+                    format!("move-numbering '{value}': expected standard or mirrored")
+                })?;
+                Ok(Change::Other)
+            }
+            "multipv" => {
+                self.multipv = integer(name, value, 1, MAX_MULTIPV as u64)? as usize;
+                Ok(Change::Other)
+            }
+            "skill" => {
+                self.skill = integer(name, value, 0, u64::from(FULL_SKILL))? as u32;
+                Ok(Change::Other)
+            }
+            _ => Ok(Change::Ignored),
+        }
+    }
+
+    /// The search settings these parameters ask for; `instant_single_reply` is set for game play
+    /// (as opposed to analysis), which also restricts a database root to the databases' best
+    /// moves.
+    pub fn search_settings(&self, instant_single_reply: bool) -> SearchSettings {
+        SearchSettings {
+            threads: self.threads,
+            multipv: self.multipv,
+            move_overhead: self.move_overhead,
+            skill: (self.skill < FULL_SKILL).then_some(self.skill),
+            instant_single_reply,
+            table_root_moves: instant_single_reply,
+            ..SearchSettings::default()
+        }
+    }
+}
+
+fn integer(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(number) if (min..=max).contains(&number) => Ok(number),
+        _ => Err(format!(
+            "{name} '{value}': expected a whole number from {min} to {max}"
+        )),
+    }
+}
+
+fn boolean(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(format!("{name} '{value}': expected true or false")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_checks_values_and_ignores_unknown_names() {
+        let mut params = Params::default();
+        assert_eq!(params.set("initial-time", "300", 16), Ok(Change::Ignored));
+        assert_eq!(params.set("hash", "128", 16), Ok(Change::Hash));
+        assert_eq!(params.hash_mb, 128);
+        assert!(params.set("hash", "0", 16).is_err());
+        assert!(params.set("hash", "lots", 16).is_err());
+        assert_eq!(params.hash_mb, 128);
+        assert!(params.set("variant", "russian", 16).is_err());
+        assert_eq!(params.set("variant", "brazilian", 16), Ok(Change::Other));
+        assert_eq!(
+            params.set("move-numbering", "mirrored", 16),
+            Ok(Change::Other)
+        );
+        assert_eq!(params.numbering, MoveNumbering::Mirrored);
+        assert_eq!(params.set("ponder", "true", 16), Ok(Change::Other));
+        assert!(params.ponder);
+        assert_eq!(params.set("skill", "5", 16), Ok(Change::Other));
+        assert_eq!(params.search_settings(true).skill, Some(5));
+        assert!(params.set("skill", "21", 16).is_err());
+    }
+
+    #[test]
+    fn tt_size_converts_entries_to_mebibytes() {
+        let mut params = Params::default();
+        // 2^22 entries of 16 bytes = 64 MiB.
+        assert_eq!(params.set("tt-size", "22", 16), Ok(Change::Hash));
+        assert_eq!(params.hash_mb, 64);
+        // Tiny tables round up to 1 MiB.
+        params.set("tt-size", "2", 16).unwrap();
+        assert_eq!(params.hash_mb, 1);
+        assert!(params.set("tt-size", "40", 16).is_err());
+    }
+
+    #[test]
+    fn declarations_start_with_the_variant() {
+        let lines = Params::default().declarations();
+        assert!(lines[0].starts_with("param name=variant value=brazilian type=enum"));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("param name=move-numbering")));
+        assert!(lines.iter().all(|l| l.starts_with("param name=")));
+    }
+}

@@ -1,0 +1,77 @@
+//! PDN move text: `22-18` for quiet moves and `26x17` for captures, with intermediate landing
+//! squares (`15x22x31`) written only when from and to alone would not tell two legal moves apart.
+
+use crate::rules::movegen::{self, CaptureRoute};
+use crate::rules::moves::{parse_move_text, Move, MoveTextError};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
+
+/// The PDN text of a legal move in `position`.
+pub fn write_move(position: &Position, mv: &Move) -> String {
+    if !mv.is_capture() {
+        return format!("{}-{}", mv.from, mv.to);
+    }
+    let legal = movegen::legal_moves(position);
+    let ambiguous = legal
+        .iter()
+        .any(|other| other != mv && other.from == mv.from && other.to == mv.to);
+    if !ambiguous {
+        return format!("{}x{}", mv.from, mv.to);
+    }
+    let route = movegen::capture_routes(position)
+        .into_iter()
+        .find(|route| route.mv == *mv);
+    let mut text = mv.from.to_string();
+    match route {
+        Some(CaptureRoute { landings, .. }) => {
+            for square in landings {
+                text.push_str(&format!("x{square}"));
+            }
+        }
+        None => text.push_str(&format!("x{}", mv.to)),
+    }
+    text
+}
+
+/// Finds the legal move named by PDN move text: from, optional intermediate landing squares, to.
+pub fn read_move(position: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let parsed = parse_move_text(text)?;
+    let squares = &parsed.squares;
+    let (from, to) = (squares[0], squares[squares.len() - 1]);
+    let legal = movegen::legal_moves(position);
+    let candidates: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|mv| mv.from == from && mv.to == to && mv.is_capture() == parsed.capture)
+        .collect();
+    let chosen: Vec<Move> = if squares.len() > 2 && candidates.len() > 1 {
+        let stops = &squares[1..];
+        let mut matching: Vec<Move> = movegen::capture_routes(position)
+            .into_iter()
+            .filter(|route| {
+                candidates.contains(&route.mv) && passes_through(&route.landings, stops)
+            })
+            .map(|route| route.mv)
+            .collect();
+        matching.dedup();
+        matching
+    } else {
+        candidates
+    };
+    match chosen.as_slice() {
+        [single] => Ok(*single),
+        [] => Err(MoveTextError(format!("illegal move '{}'", text.trim()))),
+        _ => Err(MoveTextError(format!(
+            "ambiguous move '{}': add the landing squares",
+            text.trim()
+        ))),
+    }
+}
+
+/// Whether `stops` appear in `landings` in order (a PDN text may leave some landings out).
+fn passes_through(landings: &[Square], stops: &[Square]) -> bool {
+    let mut remaining = landings.iter();
+    stops
+        .iter()
+        .all(|stop| remaining.any(|landing| landing == stop))
+}

@@ -1,0 +1,13 @@
+//! The rules of Brazilian draughts, with no engine in them: board geometry ([`square`],
+//! [`bitboard`]), the position value and its hash key ([`position`], [`zobrist`]), the move
+//! ([`moves`]), every rule of movement and capture ([`movegen`]) and [`perft`].
+//!
+//! The bottom of the house: these modules use only each other and the standard library.
+
+pub mod bitboard;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod square;
+pub mod zobrist;

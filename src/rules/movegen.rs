@@ -1,0 +1,522 @@
+//! Legal move generation: every capture rule of RULES.md lives here.
+//!
+//! * Men step one square diagonally forward; kings fly along empty diagonals.
+//! * Capturing is compulsory and only the sequences that capture the most pieces are legal (kings
+//!   and men count the same).
+//! * Men capture forwards and backwards and may turn at every jump; kings capture at a distance and
+//!   may land on any empty square behind the captured piece.
+//! * Captured pieces stay on the board until the move ends: they block, and none is jumped twice.
+//!   The moving piece's origin counts as empty, so a king may end where it started.
+//! * A man that crosses the far row in the middle of a capture stays a man (promotion happens in
+//!   [`Position::play`] only if the move ends there).
+//! * Routes that differ only in order are one move: the list is de-duplicated by
+//!   (from, to, captured set).
+//!
+//! The search uses [`generate`] into a fixed-size [`MoveList`] (no allocation), [`has_capture`] for
+//! quiescence, and perft uses [`count_legal`], which counts quiet moves by population count.
+
+use crate::rules::bitboard::{Bitboard, Direction};
+use crate::rules::moves::Move;
+use crate::rules::position::{Color, Position};
+use crate::rules::square::Square;
+use std::mem::MaybeUninit;
+
+/// Room for every move of any position (quiet moves are bounded by four per empty square, and
+/// captures are far fewer in practice).
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves that lives on the stack. Its storage is left uninitialised
+/// (creating a list costs nothing, which matters at the leaves of perft and search).
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut copy = MoveList::new();
+        for &mv in self.iter() {
+            copy.push(mv);
+        }
+        copy
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        // SAFETY: an array of `MaybeUninit` needs no initialisation.
+        let moves =
+            unsafe { MaybeUninit::<[MaybeUninit<Move>; MAX_MOVES]>::uninit().assume_init() };
+        MoveList { moves, len: 0 }
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MAX_MOVES, "move list overflow");
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = MaybeUninit::new(mv);
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`, and `Move` is `Copy`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl std::ops::Index<usize> for MoveList {
+    type Output = Move;
+    fn index(&self, index: usize) -> &Move {
+        &self.as_slice()[index]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// The two directions in which a man of `color` moves.
+#[inline(always)]
+const fn forward(color: Color) -> [Direction; 2] {
+    match color {
+        Color::White => [Direction::UpLeft, Direction::UpRight],
+        Color::Black => [Direction::DownLeft, Direction::DownRight],
+    }
+}
+
+/// Fills `list` with every legal move of the side to move. An empty list means the side to move
+/// has lost.
+#[inline]
+pub fn generate(position: &Position, list: &mut MoveList) {
+    list.clear();
+    if !generate_captures(position, list) {
+        generate_quiet(position, list);
+    }
+}
+
+/// Convenience for callers outside the hot path: the legal moves as a vector.
+pub fn legal_moves(position: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    generate(position, &mut list);
+    list.as_slice().to_vec()
+}
+
+/// Fills `list` with the legal captures (the maximal ones) and returns whether there are any.
+/// When it returns `false` the list is empty and the legal moves are quiet.
+#[inline]
+pub fn generate_captures(position: &Position, list: &mut MoveList) -> bool {
+    list.clear();
+    let launches = Launches::of(position);
+    if launches.pieces.is_empty() {
+        return false;
+    }
+    match launches.single_man_jumps(position) {
+        Some(jumpers) => {
+            for (direction, set) in Direction::ALL.into_iter().zip(jumpers) {
+                for from in set {
+                    let victim = Bitboard::from_square(from).step(direction);
+                    if let Some(to) = victim.step(direction).first() {
+                        list.push(Move {
+                            from,
+                            to,
+                            captured: victim,
+                        });
+                    }
+                }
+            }
+        }
+        None => {
+            let mut sink = ListSink { list, best: 0 };
+            search_captures(position, launches.pieces, &mut sink);
+        }
+    }
+    true
+}
+
+/// Whether the side to move must capture.
+#[inline]
+pub fn has_capture(position: &Position) -> bool {
+    Launches::of(position).pieces.is_not_empty()
+}
+
+/// Where the side to move can start capturing.
+struct Launches {
+    /// Per direction (in [`Direction::ALL`] order): squares, whatever stands there, from which a
+    /// man's jump in that direction would capture an enemy and land on an empty square.
+    by_direction: [Bitboard; 4],
+    /// The pieces of the side to move that can capture, men and kings.
+    pieces: Bitboard,
+}
+
+impl Launches {
+    #[inline(always)]
+    fn of(position: &Position) -> Launches {
+        let us = position.side_to_move();
+        let victims = position.pieces(us.opponent());
+        let empty = position.empty_squares();
+        let men = position.men(us);
+        let kings = position.kings(us);
+        let mut by_direction = [Bitboard::EMPTY; 4];
+        let mut pieces = Bitboard::EMPTY;
+        for (slot, direction) in by_direction.iter_mut().zip(Direction::ALL) {
+            let back = direction.opposite();
+            let launch = (empty.step(back) & victims).step(back);
+            *slot = launch;
+            pieces |= launch & men;
+            if kings.is_not_empty() {
+                // A king may also stand further back, across empty squares.
+                pieces |= ((launch & empty).ray(back, empty) | launch) & kings;
+            }
+        }
+        Launches {
+            by_direction,
+            pieces,
+        }
+    }
+
+    /// The jumping men per direction when every legal capture is a single man's jump (the common
+    /// case, handled without a route search); `None` when a king can capture or a jump continues.
+    #[inline(always)]
+    fn single_man_jumps(&self, position: &Position) -> Option<[Bitboard; 4]> {
+        let men = position.men(position.side_to_move());
+        if (self.pieces - men).is_not_empty() {
+            return None;
+        }
+        let mut jumpers = [Bitboard::EMPTY; 4];
+        for (index, direction) in Direction::ALL.into_iter().enumerate() {
+            jumpers[index] = men & self.by_direction[index];
+            let landings = jumpers[index].step(direction).step(direction);
+            // From a landing square the only jump back would cross the piece just captured, and
+            // the vacated origin is two squares back on that same line, so the board as it stands
+            // tells whether any other jump continues the route.
+            let onward = Direction::ALL
+                .into_iter()
+                .zip(self.by_direction)
+                .filter(|(other, _)| *other != direction.opposite())
+                .fold(Bitboard::EMPTY, |set, (_, launch)| set | launch);
+            if (landings & onward).is_not_empty() {
+                return None;
+            }
+        }
+        Some(jumpers)
+    }
+}
+
+/// Appends the quiet moves of the side to move (only legal when there is no capture).
+fn generate_quiet(position: &Position, list: &mut MoveList) {
+    let us = position.side_to_move();
+    let empty = position.empty_squares();
+    for direction in forward(us) {
+        let targets = position.men(us).step(direction) & empty;
+        for to in targets {
+            let from = back_step(to, direction);
+            list.push(Move {
+                from,
+                to,
+                captured: Bitboard::EMPTY,
+            });
+        }
+    }
+    for from in position.kings(us) {
+        for direction in Direction::ALL {
+            let targets = Bitboard::from_square(from).ray(direction, empty) & empty;
+            for to in targets {
+                list.push(Move {
+                    from,
+                    to,
+                    captured: Bitboard::EMPTY,
+                });
+            }
+        }
+    }
+}
+
+/// The square one step against `direction` from `square`, which must exist.
+#[inline(always)]
+fn back_step(square: Square, direction: Direction) -> Square {
+    // The target came from stepping a piece of the board, so the origin is a board square.
+    Square::from_board_bit((square.bit() as i32 - direction.offset()) as u32)
+}
+
+/// The number of legal moves, counting quiet moves without listing them (perft's last ply).
+#[inline]
+pub fn count_legal(position: &Position) -> u64 {
+    let launches = Launches::of(position);
+    if launches.pieces.is_not_empty() {
+        if let Some(jumpers) = launches.single_man_jumps(position) {
+            return jumpers.iter().map(|set| u64::from(set.count())).sum();
+        }
+        let mut list = MoveList::new();
+        let mut sink = ListSink {
+            list: &mut list,
+            best: 0,
+        };
+        search_captures(position, launches.pieces, &mut sink);
+        return list.len() as u64;
+    }
+    let us = position.side_to_move();
+    let empty = position.empty_squares();
+    let men = position.men(us);
+    let kings = position.kings(us);
+    let mut count = 0;
+    for direction in forward(us) {
+        count += (men.step(direction) & empty).count();
+    }
+    if kings.is_not_empty() {
+        for direction in Direction::ALL {
+            // Rays from different kings never overlap, so one count serves them all.
+            count += (kings.ray(direction, empty) & empty).count();
+        }
+    }
+    u64::from(count)
+}
+
+/// Receives every finished capture route. The fast sink keeps the maximal distinct moves; the
+/// route sink (for PDN notation) keeps the landing squares as well.
+trait CaptureSink {
+    /// A route reached `at` having captured `captured` and cannot continue.
+    fn finish(&mut self, from: Square, at: Square, captured: Bitboard);
+    /// The route lands on `at` (called before exploring from there).
+    #[inline(always)]
+    fn enter(&mut self, _at: Square) {}
+    /// The route leaves the landing square entered last.
+    #[inline(always)]
+    fn leave(&mut self) {}
+}
+
+/// How a finished route compares with the longest captures kept so far (the majority rule).
+enum Majority {
+    Fewer,
+    AsMany,
+    /// Takes more pieces than anything kept: the kept routes are no longer legal.
+    More,
+}
+
+/// Compares a route capturing `captured` with `best` (the most pieces any kept route takes) and
+/// raises `best` when the route takes more.
+#[inline(always)]
+fn majority(best: &mut u32, captured: Bitboard) -> Majority {
+    let count = captured.count();
+    if count < *best {
+        Majority::Fewer
+    } else if count == *best {
+        Majority::AsMany
+    } else {
+        *best = count;
+        Majority::More
+    }
+}
+
+struct ListSink<'a> {
+    list: &'a mut MoveList,
+    best: u32,
+}
+
+impl CaptureSink for ListSink<'_> {
+    #[inline(always)]
+    fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
+        match majority(&mut self.best, captured) {
+            Majority::Fewer => return,
+            Majority::More => self.list.clear(),
+            Majority::AsMany => {
+                // A single capture has only one route; longer ones may repeat a kept move.
+                let seen = captured.count() > 1
+                    && self
+                        .list
+                        .iter()
+                        .any(|mv| mv.from == from && mv.to == to && mv.captured == captured);
+                if seen {
+                    return;
+                }
+            }
+        }
+        self.list.push(Move { from, to, captured });
+    }
+}
+
+/// The board seen by one capturing piece.
+struct CaptureBoard {
+    from: Square,
+    /// Empty squares, including the capturing piece's own origin.
+    empty: Bitboard,
+    /// Enemy pieces (captured ones stay here: they block until the move ends).
+    enemies: Bitboard,
+}
+
+/// Runs the route search from every piece in `able` (those that can capture at all).
+fn search_captures<S: CaptureSink>(position: &Position, able: Bitboard, sink: &mut S) {
+    let us = position.side_to_move();
+    let enemies = position.pieces(us.opponent());
+    let board_empty = position.empty_squares();
+    for from in position.men(us) & able {
+        let board = CaptureBoard {
+            from,
+            empty: board_empty | Bitboard::from_square(from),
+            enemies,
+        };
+        man_captures(&board, from, Bitboard::EMPTY, sink);
+    }
+    for from in position.kings(us) & able {
+        let board = CaptureBoard {
+            from,
+            empty: board_empty | Bitboard::from_square(from),
+            enemies,
+        };
+        king_captures(&board, from, Bitboard::EMPTY, sink);
+    }
+}
+
+fn man_captures<S: CaptureSink>(
+    board: &CaptureBoard,
+    at: Square,
+    captured: Bitboard,
+    sink: &mut S,
+) {
+    let here = Bitboard::from_square(at);
+    let victims = board.enemies - captured;
+    // Unrolled by hand: the recursion otherwise keeps the compiler from unrolling the loop.
+    let continued = man_jump(board, here, victims, captured, Direction::UpLeft, sink)
+        | man_jump(board, here, victims, captured, Direction::UpRight, sink)
+        | man_jump(board, here, victims, captured, Direction::DownLeft, sink)
+        | man_jump(board, here, victims, captured, Direction::DownRight, sink);
+    if !continued && captured.is_not_empty() {
+        sink.finish(board.from, at, captured);
+    }
+}
+
+/// Jumps from `here` in `direction` if possible, continuing the route; returns whether it jumped.
+#[inline(always)]
+fn man_jump<S: CaptureSink>(
+    board: &CaptureBoard,
+    here: Bitboard,
+    victims: Bitboard,
+    captured: Bitboard,
+    direction: Direction,
+    sink: &mut S,
+) -> bool {
+    let victim = here.step(direction) & victims;
+    let landing = victim.step(direction) & board.empty;
+    match landing.first() {
+        Some(land) => {
+            sink.enter(land);
+            man_captures(board, land, captured | victim, sink);
+            sink.leave();
+            true
+        }
+        None => false,
+    }
+}
+
+fn king_captures<S: CaptureSink>(
+    board: &CaptureBoard,
+    at: Square,
+    captured: Bitboard,
+    sink: &mut S,
+) {
+    let here = Bitboard::from_square(at);
+    let victims = board.enemies - captured;
+    let mut continued = false;
+    for direction in Direction::ALL {
+        // The first non-empty square along the diagonal must be a not-yet-captured enemy.
+        let victim = here.ray(direction, board.empty) & victims;
+        if victim.is_empty() {
+            continue;
+        }
+        let mut landing = victim.step(direction) & board.empty;
+        while let Some(land) = landing.first() {
+            continued = true;
+            sink.enter(land);
+            king_captures(board, land, captured | victim, sink);
+            sink.leave();
+            landing = landing.step(direction) & board.empty;
+        }
+    }
+    if !continued && captured.is_not_empty() {
+        sink.finish(board.from, at, captured);
+    }
+}
+
+/// One legal capture with the landing squares of one route that plays it (the last landing square
+/// is the destination).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CaptureRoute {
+    pub mv: Move,
+    pub landings: Vec<Square>,
+}
+
+struct RouteSink {
+    path: Vec<Square>,
+    routes: Vec<CaptureRoute>,
+    best: u32,
+}
+
+impl CaptureSink for RouteSink {
+    fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
+        match majority(&mut self.best, captured) {
+            Majority::Fewer => return,
+            Majority::More => self.routes.clear(),
+            Majority::AsMany => {}
+        }
+        let mv = Move { from, to, captured };
+        self.routes.push(CaptureRoute {
+            mv,
+            landings: self.path.clone(),
+        });
+    }
+    fn enter(&mut self, at: Square) {
+        self.path.push(at);
+    }
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+}
+
+/// Every route of every legal capture (several routes may play the same move). Empty when the
+/// side to move has no capture. Slow; meant for notation, not for search.
+pub fn capture_routes(position: &Position) -> Vec<CaptureRoute> {
+    let mut sink = RouteSink {
+        path: Vec::new(),
+        routes: Vec::new(),
+        best: 0,
+    };
+    search_captures(position, Launches::of(position).pieces, &mut sink);
+    sink.routes
+}

@@ -1,0 +1,228 @@
+//! The position: who stands where and who is to move, as a small `Copy` value.
+//!
+//! Three bitboards (white pieces, black pieces, kings of either colour) and the side to move, plus
+//! a Zobrist key kept up to date by [`Position::play`]. Playing a move returns a new position; the
+//! move must be legal (see [`crate::rules::movegen`]), which the caller guarantees. Text forms (FEN and Hub
+//! strings) live in the notation module (`notation::fen`).
+
+use crate::rules::bitboard::Bitboard;
+use crate::rules::moves::Move;
+use crate::rules::square::Square;
+use crate::rules::zobrist;
+
+/// A player.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    #[inline(always)]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// The row where this colour's men become kings.
+    pub const fn promotion_row(self) -> Bitboard {
+        match self {
+            Color::White => Bitboard::BLACK_BACK_ROW,
+            Color::Black => Bitboard::WHITE_BACK_ROW,
+        }
+    }
+}
+
+/// A piece: colour and whether it is a king.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub color: Color,
+    pub king: bool,
+}
+
+impl Piece {
+    /// 0 white man, 1 black man, 2 white king, 3 black king.
+    pub const fn index(self) -> usize {
+        (self.color as usize) + 2 * (self.king as usize)
+    }
+}
+
+/// A board position with the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    white: Bitboard,
+    black: Bitboard,
+    kings: Bitboard,
+    side: Color,
+    key: u64,
+}
+
+impl Position {
+    /// The initial position: Black men on 1-12, White men on 21-32, White to move.
+    pub fn start() -> Position {
+        let black = Bitboard::from_numbers(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        let white = Bitboard::from_numbers(&[21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
+        Position::from_parts(white, black, Bitboard::EMPTY, Color::White)
+    }
+
+    /// Builds a position from its sets. The caller ensures the sets are disjoint and that `kings`
+    /// is a subset of the pieces; the notation module (`notation::fen`) validates text input before calling this.
+    pub fn from_parts(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
+        debug_assert!((white & black).is_empty());
+        debug_assert!((kings - (white | black)).is_empty());
+        let mut position = Position {
+            white,
+            black,
+            kings,
+            side,
+            key: 0,
+        };
+        position.key = position.computed_key();
+        position
+    }
+
+    #[inline(always)]
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub const fn pieces(&self, color: Color) -> Bitboard {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    #[inline(always)]
+    pub fn men(&self, color: Color) -> Bitboard {
+        self.pieces(color) - self.kings
+    }
+
+    #[inline(always)]
+    pub fn kings(&self, color: Color) -> Bitboard {
+        self.pieces(color) & self.kings
+    }
+
+    /// Kings of both colours.
+    #[inline(always)]
+    pub const fn all_kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.white | self.black
+    }
+
+    #[inline(always)]
+    pub fn empty_squares(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// The Zobrist key, maintained incrementally.
+    #[inline(always)]
+    pub const fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        let king = self.kings.contains(square);
+        if self.white.contains(square) {
+            Some(Piece {
+                color: Color::White,
+                king,
+            })
+        } else if self.black.contains(square) {
+            Some(Piece {
+                color: Color::Black,
+                king,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The key computed from scratch; equal to [`Position::key`] for every reachable position.
+    pub fn computed_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            zobrist::SIDE
+        } else {
+            0
+        };
+        for square in self.occupied() {
+            if let Some(piece) = self.piece_at(square) {
+                key ^= zobrist::PIECE_SQUARE[piece.index()][square.bit() as usize];
+            }
+        }
+        key
+    }
+
+    /// The position after a legal move of the side to move.
+    #[inline(always)]
+    pub fn play(&self, mv: &Move) -> Position {
+        let us = self.side;
+        let from = Bitboard::from_square(mv.from);
+        let to = Bitboard::from_square(mv.to);
+        let was_king = (self.kings & from).is_not_empty();
+        let becomes_king = was_king || (to & us.promotion_row()).is_not_empty();
+        let mover = Piece {
+            color: us,
+            king: was_king,
+        };
+        let landed = Piece {
+            color: us,
+            king: becomes_king,
+        };
+
+        let mut next = *self;
+        let mut key = self.key
+            ^ zobrist::SIDE
+            ^ zobrist::PIECE_SQUARE[mover.index()][mv.from.bit() as usize]
+            ^ zobrist::PIECE_SQUARE[landed.index()][mv.to.bit() as usize];
+
+        if mv.captured.is_not_empty() {
+            let them = us.opponent();
+            for square in mv.captured {
+                let victim = Piece {
+                    color: them,
+                    king: self.kings.contains(square),
+                };
+                key ^= zobrist::PIECE_SQUARE[victim.index()][square.bit() as usize];
+            }
+            match them {
+                Color::White => next.white = self.white - mv.captured,
+                Color::Black => next.black = self.black - mv.captured,
+            }
+            next.kings = next.kings - mv.captured;
+        }
+
+        // Remove first, then add: a king's capture may end on its own starting square.
+        match us {
+            Color::White => next.white = (next.white - from) | to,
+            Color::Black => next.black = (next.black - from) | to,
+        }
+        next.kings = next.kings - from;
+        if becomes_king {
+            next.kings |= to;
+        }
+        next.side = us.opponent();
+        next.key = key;
+        next
+    }
+
+    /// The same game seen from the other side: colours swapped, board rotated 180 degrees, the
+    /// other side to move. Evaluation and search must treat both alike.
+    pub fn color_flipped(&self) -> Position {
+        let rotate = |set: Bitboard| -> Bitboard { set.squares().map(Square::rotated).collect() };
+        Position::from_parts(
+            rotate(self.black),
+            rotate(self.white),
+            rotate(self.kings),
+            self.side.opponent(),
+        )
+    }
+}

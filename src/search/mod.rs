@@ -1,0 +1,20 @@
+//! The search: [`searcher`] is the API (limits in, reports out, a move back), [`control`] the
+//! types it shares with its callers and threads, [`worker`] one thread's alpha-beta search,
+//! [`threads`] Lazy SMP, [`tt`] the shared transposition table, [`ordering`] move ordering,
+//! [`params`] the search switches, [`time`] the time manager, [`limits`] how long to search, and
+//! [`bench`] the fixed-depth behaviour checksum.
+//!
+//! Uses everything below it (rules, notation, game, eval, egtb); never reads input or writes
+//! protocol text. Inside, dependencies run control/limits -> time -> worker -> threads ->
+//! searcher.
+
+pub mod bench;
+pub mod control;
+pub mod limits;
+pub mod ordering;
+pub mod params;
+pub mod searcher;
+pub mod threads;
+pub mod time;
+pub mod tt;
+pub mod worker;

@@ -1,0 +1,130 @@
+//! Move ordering: the table move first, then killers and the history heuristic for quiet moves.
+//!
+//! Captures need little ordering (they are all forced and all take the same number of pieces), so
+//! the tables here serve quiet moves: two killer moves per ply (quiet moves that recently refuted a
+//! sibling) and a history score per side, origin and destination, updated with a "gravity" rule
+//! that keeps values bounded.
+
+use crate::rules::moves::Move;
+use crate::rules::position::Color;
+use crate::search::tt::PackedMove;
+
+/// Deepest ply the search tables cover.
+pub const MAX_PLY: usize = 128;
+
+const HISTORY_LIMIT: i32 = 16_384;
+const TABLE_MOVE_SCORE: i32 = 1 << 30;
+const KILLER_SCORES: [i32; 2] = [1 << 29, (1 << 29) - 1];
+
+/// Ordering state of one search thread.
+pub struct Ordering {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: [[[i32; 32]; 32]; 2],
+}
+
+impl Default for Ordering {
+    fn default() -> Self {
+        Ordering::new()
+    }
+}
+
+impl Ordering {
+    pub fn new() -> Ordering {
+        Ordering {
+            killers: [[None; 2]; MAX_PLY],
+            history: [[[0; 32]; 32]; 2],
+        }
+    }
+
+    /// Forgets killers and history (new game).
+    pub fn clear(&mut self) {
+        *self = Ordering::new();
+    }
+
+    /// Halves the history between searches so old evidence fades, and drops the killers.
+    pub fn age(&mut self) {
+        for side in &mut self.history {
+            for row in side.iter_mut() {
+                for value in row.iter_mut() {
+                    *value /= 2;
+                }
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    #[inline(always)]
+    pub fn is_killer(&self, ply: usize, mv: &Move) -> bool {
+        let killers = &self.killers[ply.min(MAX_PLY - 1)];
+        killers[0].as_ref() == Some(mv) || killers[1].as_ref() == Some(mv)
+    }
+
+    /// Scores each move for ordering, higher first.
+    #[inline]
+    pub fn score_moves(
+        &self,
+        moves: &[Move],
+        scores: &mut [i32],
+        table_move: PackedMove,
+        side: Color,
+        ply: usize,
+    ) {
+        let killers = &self.killers[ply.min(MAX_PLY - 1)];
+        let history = &self.history[side as usize];
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            *score = if table_move.matches(mv) {
+                TABLE_MOVE_SCORE
+            } else if mv.is_capture() {
+                // Taking kings first.
+                (mv.captured.count() as i32) << 20
+            } else if killers[0].as_ref() == Some(mv) {
+                KILLER_SCORES[0]
+            } else if killers[1].as_ref() == Some(mv) {
+                KILLER_SCORES[1]
+            } else {
+                history[mv.from.index()][mv.to.index()]
+            };
+        }
+    }
+
+    /// Rewards the quiet move that caused a cut-off and penalises the quiet moves tried before it.
+    pub fn reward_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        best: &Move,
+        tried_before: &[Move],
+    ) {
+        let killers = &mut self.killers[ply.min(MAX_PLY - 1)];
+        if killers[0].as_ref() != Some(best) {
+            killers[1] = killers[0];
+            killers[0] = Some(*best);
+        }
+        let bonus = (depth * depth).min(400);
+        let history = &mut self.history[side as usize];
+        update(&mut history[best.from.index()][best.to.index()], bonus);
+        for mv in tried_before {
+            update(&mut history[mv.from.index()][mv.to.index()], -bonus);
+        }
+    }
+}
+
+#[inline(always)]
+fn update(value: &mut i32, bonus: i32) {
+    *value += bonus - *value * bonus.abs() / HISTORY_LIMIT;
+}
+
+/// Moves the best-scored remaining move to `index` (selection sort step) and returns it.
+#[inline(always)]
+pub fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+    let mut best = index;
+    for candidate in index + 1..moves.len() {
+        if scores[candidate] > scores[best] {
+            best = candidate;
+        }
+    }
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}

@@ -1,0 +1,92 @@
+//! Lazy SMP: several threads search the same root and share only the transposition table.
+//!
+//! The threads live for the whole search on a `std::thread::scope`, so they can borrow the shared
+//! state without reference counting. Thread 0 runs on the caller's thread: it alone reads the clock,
+//! reports progress and decides when to stop; when it finishes it raises the abort flag and the
+//! helpers return. Helpers with odd ids search one ply deeper than the iteration they are on, which
+//! spreads the threads over two depths and fills the table with entries the main thread will use.
+//! With one thread no helper exists and the search is fully deterministic.
+
+use crate::search::control::Report;
+use crate::search::ordering::Ordering;
+use crate::search::worker::{Completed, RootMove, Shared, Worker};
+use std::time::Duration;
+
+/// Stack for helper threads: the recursion keeps a move list per ply.
+const HELPER_STACK_BYTES: usize = 16 << 20;
+
+/// What one thread found.
+#[derive(Clone, Debug)]
+pub struct ThreadOutcome {
+    pub completed: Option<Completed>,
+    pub partial_best: Option<RootMove>,
+    pub nodes: u64,
+}
+
+/// Runs the search on `orderings.len()` threads (at least one) and returns each thread's outcome,
+/// main thread first.
+pub fn run(
+    shared: &Shared<'_>,
+    orderings: &mut [Box<Ordering>],
+    report: &mut dyn FnMut(&Report),
+) -> Vec<ThreadOutcome> {
+    let Some((main_ordering, helper_orderings)) = orderings.split_first_mut() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for (index, ordering) in helper_orderings.iter_mut().enumerate() {
+            let builder = std::thread::Builder::new()
+                .name(format!("onca-search-{}", index + 1))
+                .stack_size(HELPER_STACK_BYTES);
+            let spawned = builder.spawn_scoped(scope, move || {
+                let mut worker = Worker::new(shared, index + 1, ordering);
+                worker.iterate(None);
+                worker.flush_nodes();
+                outcome(&worker)
+            });
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(error) => log::warn!("could not start a search thread: {error}"),
+            }
+        }
+        let mut main = Worker::new(shared, 0, main_ordering);
+        main.iterate(Some(report));
+        main.flush_nodes();
+        wait_while_required(shared);
+        shared.raise_abort();
+        let mut outcomes = vec![outcome(&main)];
+        for handle in handles {
+            match handle.join() {
+                Ok(found) => outcomes.push(found),
+                Err(_) => log::error!("a search thread panicked"),
+            }
+        }
+        outcomes
+    })
+}
+
+fn outcome(worker: &Worker<'_, '_>) -> ThreadOutcome {
+    ThreadOutcome {
+        completed: worker.completed.clone(),
+        partial_best: worker.partial_best.clone(),
+        nodes: worker.nodes,
+    }
+}
+
+/// An infinite or pondering search must not return before it is stopped (or the ponder hit
+/// arrives), even when it has nothing left to search.
+fn wait_while_required(shared: &Shared<'_>) {
+    loop {
+        let control = shared.control;
+        if control.is_stopped() || shared.abort.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        let must_wait =
+            shared.limits.infinite || control.is_pondering() || shared.limits.is_unbounded();
+        if !must_wait {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,163 @@
+//! Time management: a soft deadline checked between iterations and a hard deadline polled during
+//! the search.
+//!
+//! With a game clock the ideal time per move is `(remaining - overhead) / moves_to_go` plus most of
+//! the increment. The soft deadline is half of it, stretched or shrunk by how the search is going
+//! (best move stable: stop early; best move changing or score dropping: think longer). The hard
+//! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
+//! fixed move time is one hard deadline, less the overhead, but the overhead takes at most half of
+//! it: otherwise a host's short move time (say 0.05 s against the default 50 ms overhead) would leave
+//! nothing to search with. While pondering no deadline applies; after a ponder hit the
+//! deadlines count from the hit.
+
+use crate::search::control::SearchControl;
+use crate::search::limits::Limits;
+use std::time::{Duration, Instant};
+
+/// Moves assumed left in the game when the clock does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 25;
+/// The soft deadline as a fraction of the ideal time.
+const SOFT_FRACTION: f64 = 0.5;
+/// The hard deadline as a multiple of the ideal time.
+const HARD_MULTIPLE: f64 = 4.0;
+/// Never plan to use more than this fraction of the remaining time on one move.
+const MAX_FRACTION_OF_REMAINING: f64 = 0.4;
+/// The shortest deadline ever set, so that a search always gets a first iteration in.
+const MIN_DEADLINE: Duration = Duration::from_millis(1);
+
+/// How the last iterations went, for the soft deadline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Consecutive completed iterations with the same best move.
+    pub stable_iterations: u32,
+    /// How much the score fell since the previous iteration (units, 0 if it rose).
+    pub score_drop: i32,
+}
+
+/// Deadlines of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Plans the deadlines for a search started at `start`.
+    pub fn new(limits: &Limits, move_overhead: Duration, start: Instant) -> TimeManager {
+        let mut soft = None;
+        let mut hard = None;
+        if !limits.infinite {
+            if let Some(clock) = limits.clock {
+                let usable = clock.remaining.saturating_sub(move_overhead);
+                let moves_to_go = clock
+                    .moves_to_go
+                    .unwrap_or(DEFAULT_MOVES_TO_GO)
+                    .clamp(1, DEFAULT_MOVES_TO_GO * 2);
+                let ideal = usable / moves_to_go + clock.increment.mul_f64(0.75);
+                let ceiling = if moves_to_go == 1 {
+                    usable.mul_f64(0.9)
+                } else {
+                    usable.mul_f64(MAX_FRACTION_OF_REMAINING)
+                };
+                let hard_deadline = ideal.mul_f64(HARD_MULTIPLE).min(ceiling);
+                soft = Some(ideal.mul_f64(SOFT_FRACTION).min(hard_deadline));
+                hard = Some(hard_deadline.max(MIN_DEADLINE));
+            }
+            if let Some(move_time) = limits.move_time {
+                let fixed = move_time
+                    .saturating_sub(move_overhead.min(move_time / 2))
+                    .max(MIN_DEADLINE);
+                hard = Some(hard.map_or(fixed, |h: Duration| h.min(fixed)));
+            }
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    /// The instant the clock counts from: the search start, or the ponder hit if later.
+    fn origin(&self, control: &SearchControl) -> Instant {
+        match control.ponder_hit_time() {
+            Some(hit) if hit > self.start => hit,
+            _ => self.start,
+        }
+    }
+
+    /// Whether any deadline exists.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    /// Whether the hard deadline has passed (never while pondering).
+    #[inline]
+    pub fn hard_expired(&self, control: &SearchControl) -> bool {
+        match self.hard {
+            Some(hard) if !control.is_pondering() => self.origin(control).elapsed() >= hard,
+            _ => false,
+        }
+    }
+
+    /// Whether to stop before starting another iteration.
+    pub fn soft_expired(&self, control: &SearchControl, progress: Progress) -> bool {
+        if control.is_pondering() {
+            return false;
+        }
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let mut factor = match progress.stable_iterations {
+            0 => 1.6,
+            1 => 1.2,
+            2 | 3 => 1.0,
+            _ => 0.7,
+        };
+        if progress.score_drop > 30 {
+            factor *= 1.5;
+        } else if progress.score_drop > 10 {
+            factor *= 1.2;
+        }
+        let target = soft.mul_f64(factor);
+        let target = self.hard.map_or(target, |hard| target.min(hard));
+        self.origin(control).elapsed() >= target
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::Clock;
+
+    #[test]
+    fn deadlines_respect_the_clock() {
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_secs(60),
+                increment: Duration::from_secs(1),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let manager = TimeManager::new(&limits, Duration::from_millis(100), Instant::now());
+        let hard = manager.hard.expect("clock gives a hard deadline");
+        let soft = manager.soft.expect("clock gives a soft deadline");
+        assert!(soft <= hard);
+        assert!(hard <= Duration::from_secs(24));
+        assert!(soft >= Duration::from_millis(500));
+        let untimed = TimeManager::new(&Limits::default(), Duration::ZERO, Instant::now());
+        assert!(!untimed.is_timed());
+    }
+
+    #[test]
+    fn pondering_suspends_the_deadline() {
+        let limits = Limits {
+            move_time: Some(Duration::from_millis(1)),
+            ..Limits::default()
+        };
+        let control = SearchControl::new();
+        let manager = TimeManager::new(&limits, Duration::ZERO, Instant::now());
+        control.set_pondering(true);
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(!manager.hard_expired(&control));
+        control.set_pondering(false);
+        assert!(manager.hard_expired(&control));
+    }
+}

@@ -1,0 +1,262 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64` words: `key ^ data` and `data`. A reader accepts an entry only if
+//! the two words XOR back to its key, so an entry torn by a concurrent writer is simply a miss
+//! (the "lockless hashing" scheme). Entries sit in 64-byte clusters of four; a position may use any
+//! entry of its cluster. Replacement prefers the same position, then the shallowest or oldest
+//! entry. Win/loss scores are stored relative to the node (see [`Score::to_table`]).
+//!
+//! Data layout (low to high bits): move 17 (valid 1, from 6, to 6, captured-set hash 4), score 16,
+//! depth 8, bound 2, age 6.
+
+use crate::eval::score::Score;
+use crate::rules::moves::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true value is at most the score (no move reached alpha).
+    Upper = 1,
+    /// The true value is at least the score (a move reached beta).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A move reduced to 17 bits: enough to find it again in the legal move list.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PackedMove(u32);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn pack(mv: &Move) -> PackedMove {
+        let captured = mv.captured.0;
+        let hash =
+            ((captured ^ (captured >> 4) ^ (captured >> 12) ^ (captured >> 24)) & 0xF) as u32;
+        PackedMove(1 | (mv.from.bit() << 1) | (mv.to.bit() << 7) | (hash << 13))
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether `mv` is (very likely) the move that was packed; the caller picks it from the legal
+    /// moves, so a false match can only reorder moves, never play an illegal one.
+    #[inline(always)]
+    pub fn matches(self, mv: &Move) -> bool {
+        self.0 != 0 && PackedMove::pack(mv).0 == self.0
+    }
+}
+
+/// A table hit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hit {
+    pub mv: PackedMove,
+    /// Score relative to the stored node; convert with [`Score::from_table`].
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_CLUSTER: usize = 4;
+
+#[repr(align(64))]
+struct Cluster {
+    words: [[AtomicU64; 2]; ENTRIES_PER_CLUSTER],
+}
+
+impl Cluster {
+    fn empty() -> Cluster {
+        Cluster {
+            words: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]),
+        }
+    }
+}
+
+fn encode(mv: PackedMove, score: Score, depth: i32, bound: Bound, age: u8) -> u64 {
+    let depth = depth.clamp(-100, 127) as i8 as u8;
+    u64::from(mv.0)
+        | (u64::from(score.0 as i16 as u16) << 17)
+        | (u64::from(depth) << 33)
+        | ((bound as u64) << 41)
+        | (u64::from(age & 63) << 43)
+}
+
+fn decode(data: u64) -> (Hit, u8) {
+    let mv = PackedMove((data & 0x1_FFFF) as u32);
+    let score = Score(i32::from(((data >> 17) & 0xFFFF) as u16 as i16));
+    let depth = i32::from(((data >> 33) & 0xFF) as u8 as i8);
+    let bound = match (data >> 41) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let age = ((data >> 43) & 63) as u8;
+    (
+        Hit {
+            mv,
+            score,
+            depth,
+            bound,
+        },
+        age,
+    )
+}
+
+/// The shared table.
+pub struct Table {
+    clusters: Vec<Cluster>,
+    age: u8,
+}
+
+impl Table {
+    /// A table of about `mb` megabytes (at least one cluster). If the memory cannot be had, the
+    /// size is halved until it can (a warning is logged), rather than aborting the engine.
+    pub fn new(mb: usize) -> Table {
+        let mut count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters: Vec<Cluster> = Vec::new();
+        while clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+            log::warn!("transposition table: not enough memory, trying {count} clusters");
+        }
+        clusters.resize_with(count, Cluster::empty);
+        Table { clusters, age: 0 }
+    }
+
+    /// Number of 64-byte clusters.
+    pub fn clusters(&self) -> usize {
+        self.clusters.len()
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        for cluster in &mut self.clusters {
+            for entry in &mut cluster.words {
+                *entry[0].get_mut() = 0;
+                *entry[1].get_mut() = 0;
+            }
+        }
+        self.age = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// Hints the processor to fetch the cluster of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let pointer = self.cluster(key) as *const Cluster as *const i8;
+            // SAFETY: prefetching is a hint; the pointer is a valid reference.
+            unsafe { std::arch::x86_64::_mm_prefetch(pointer, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let cluster = self.cluster(key);
+        for entry in &cluster.words {
+            let data = entry[1].load(Ordering::Relaxed);
+            if data != 0 && entry[0].load(Ordering::Relaxed) ^ data == key {
+                return Some(decode(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`. `score` must already be in table form.
+    #[inline]
+    pub fn store(&self, key: u64, mv: PackedMove, score: Score, depth: i32, bound: Bound) {
+        let cluster = self.cluster(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (index, entry) in cluster.words.iter().enumerate() {
+            let data = entry[1].load(Ordering::Relaxed);
+            if data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = index;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            let (old, old_age) = decode(data);
+            if entry[0].load(Ordering::Relaxed) ^ data == key {
+                // Same position: keep a deeper result from this search unless the new one is exact.
+                if bound != Bound::Exact && old_age == self.age && old.depth > depth + 2 {
+                    return;
+                }
+                let mv = if mv.is_none() { old.mv } else { mv };
+                let data = encode(mv, score, depth, bound, self.age);
+                entry[0].store(key ^ data, Ordering::Relaxed);
+                entry[1].store(data, Ordering::Relaxed);
+                return;
+            }
+            let staleness = i32::from((self.age.wrapping_sub(old_age)) & 63);
+            let worth = old.depth - 8 * staleness;
+            if worth < victim_worth {
+                victim = index;
+                victim_worth = worth;
+            }
+        }
+        let data = encode(mv, score, depth, bound, self.age);
+        let entry = &cluster.words[victim];
+        entry[0].store(key ^ data, Ordering::Relaxed);
+        entry[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.clusters.len().min(250);
+        let mut used = 0;
+        for cluster in &self.clusters[..sample] {
+            for entry in &cluster.words {
+                let data = entry[1].load(Ordering::Relaxed);
+                if data != 0 && decode(data).1 == self.age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_CLUSTER).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movegen::legal_moves;
+    use crate::rules::position::Position;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let table = Table::new(1);
+        let moves = legal_moves(&Position::start());
+        let mv = PackedMove::pack(&moves[2]);
+        table.store(12345, mv, Score(-77), 9, Bound::Lower);
+        let hit = table.probe(12345).expect("stored");
+        assert_eq!(hit.score, Score(-77));
+        assert_eq!(hit.depth, 9);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(hit.mv.matches(&moves[2]));
+        assert!(!hit.mv.matches(&moves[3]));
+        assert!(table.probe(54321).is_none());
+        table.store(12345, PackedMove::NONE, Score::loss_in(4), -2, Bound::Exact);
+        let hit = table.probe(12345).expect("stored");
+        assert_eq!(hit.score, Score::loss_in(4));
+        assert_eq!(hit.depth, -2);
+        assert!(hit.mv.matches(&moves[2]), "keeps the old move");
+    }
+}

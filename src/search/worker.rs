@@ -1,0 +1,863 @@
+//! One search thread: iterative deepening with aspiration windows around a principal variation
+//! search (negamax PVS), and the quiescence search.
+//!
+//! * Draws: repetition (inside the tree and against the game, any earlier occurrence counts) and
+//!   the move-count rules, through [`crate::game::draw`], as `settings.draw_rules` switches them.
+//! * No legal move is a loss; wins and losses are scored by distance in plies.
+//! * Quiescence: while the side to move must capture, every capture is searched (no stand-pat,
+//!   capturing is compulsory). In a quiet position the side to move stands pat on the evaluation,
+//!   unless the opponent threatens a capture: then (a limited number of times per line) all quiet
+//!   moves are searched, because standing pat would ignore the threat.
+//! * Ordering, reductions and extensions follow [`SearchParams`]; nothing prunes on a null move
+//!   (draughts is full of zugzwang).
+//!
+//! Threads share only the transposition table, the node counter and the abort flag (Lazy SMP, see
+//! [`crate::search::threads`]); only the main thread (id 0) looks at the clock.
+
+use crate::egtb::{Tablebases, Wdl};
+use crate::eval::evaluate::{can_capture, evaluate_with};
+use crate::eval::score::Score;
+use crate::eval::weights::Weights;
+use crate::game::draw::{self, DrawCounters};
+use crate::rules::movegen::{self, MoveList, MAX_MOVES};
+use crate::rules::moves::Move;
+use crate::rules::position::{Color, Position};
+use crate::search::control::{Report, SearchControl, SearchSettings};
+use crate::search::limits::Limits;
+use crate::search::ordering::{pick_next, Ordering, MAX_PLY};
+use crate::search::params::SearchParams;
+use crate::search::time::{Progress, TimeManager};
+use crate::search::tt::{Bound, PackedMove, Table};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+/// Nodes between two looks at the clock and the shared flags.
+const POLL_INTERVAL: u64 = 1024;
+
+/// Everything the threads of one search share.
+pub struct Shared<'a> {
+    pub table: &'a Table,
+    pub control: &'a SearchControl,
+    /// Raised when the search must end (limit reached or stopped from outside).
+    pub abort: AtomicBool,
+    /// Nodes searched by all threads, flushed every [`POLL_INTERVAL`] nodes.
+    pub nodes: AtomicU64,
+    pub limits: Limits,
+    pub settings: SearchSettings,
+    pub params: SearchParams,
+    pub time: TimeManager,
+    pub start: Instant,
+    pub root: Position,
+    pub root_counters: DrawCounters,
+    /// Earlier game positions the root could repeat, oldest first.
+    pub history_keys: Vec<u64>,
+    /// The root moves to search (all legal moves, or the databases' best ones).
+    pub root_moves: Vec<Move>,
+    /// Endgame databases probed below the root (empty: none).
+    pub tablebases: &'a Tablebases,
+    /// Pieces in the largest loaded table (0: none); positions with more are not probed.
+    pub table_pieces: u32,
+    /// The evaluation's weights (the built-in ones or weights loaded at run time).
+    pub eval: &'a Weights,
+    /// Whether the root and all its children are in the databases and probed (deeper searches add
+    /// nothing).
+    pub root_in_tables: bool,
+    /// Material whose positions are not probed (see [`crate::search::searcher::Searcher::search`]: a won
+    /// root without distances in game play).
+    pub unprobed_material: Option<Material>,
+    /// Lines the main thread searches and reports.
+    pub multipv: usize,
+    /// Deepest iteration.
+    pub max_depth: u32,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.load(AtomicOrdering::Relaxed)
+    }
+
+    pub fn raise_abort(&self) {
+        self.abort.store(true, AtomicOrdering::Release);
+    }
+}
+
+/// The plies a short move-count rule of [`crate::game::draw`] allows after the last capture or
+/// promotion in `position`, if one can apply: a lone king faces at most two pieces, or three
+/// pieces not all kings (it may reach the long diagonal). `Some(0)` when the side facing the lone
+/// king has no king yet: the rule starts with its first promotion, which the distance to
+/// conversion does not see past, so no table win is trusted there.
+#[inline]
+fn short_rule_limit(position: &Position) -> Option<u32> {
+    let white = position.pieces(Color::White);
+    let black = position.pieces(Color::Black);
+    let kings = position.all_kings();
+    let (lone, other) = match (white.count(), black.count()) {
+        (1, _) => (white, black),
+        (_, 1) => (black, white),
+        _ => return None,
+    };
+    if (lone & kings).is_empty() {
+        return None;
+    }
+    let others = other.count();
+    let other_kings = (other & kings).count();
+    if others > 3 || (others == 3 && other_kings == 3) {
+        None
+    } else if other_kings == 0 {
+        Some(0)
+    } else {
+        Some(10)
+    }
+}
+
+/// The piece counts of a position: white men, white kings, black men, black kings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Material([u32; 4]);
+
+impl Material {
+    pub fn of(position: &Position) -> Material {
+        Material([
+            position.men(Color::White).count(),
+            position.kings(Color::White).count(),
+            position.men(Color::Black).count(),
+            position.kings(Color::Black).count(),
+        ])
+    }
+}
+
+/// A root move with what the last search of it found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score in the current iteration (`-INFINITE` if it failed low).
+    pub score: Score,
+    /// Score at the end of the previous iteration.
+    pub previous: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+/// The lines of the deepest iteration a thread completed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Completed {
+    pub depth: u32,
+    /// The best `multipv` lines, best first.
+    pub lines: Vec<RootMove>,
+}
+
+const NULL_MOVE: Move = Move {
+    from: match crate::rules::square::Square::from_number(1) {
+        Some(square) => square,
+        None => unreachable!(),
+    },
+    to: match crate::rules::square::Square::from_number(1) {
+        Some(square) => square,
+        None => unreachable!(),
+    },
+    captured: crate::rules::bitboard::Bitboard::EMPTY,
+};
+
+/// The state of one search thread.
+pub struct Worker<'s, 'a> {
+    shared: &'s Shared<'a>,
+    id: usize,
+    params: SearchParams,
+    ordering: &'s mut Ordering,
+    pub nodes: u64,
+    flushed: u64,
+    /// Local node budget (exact for a single thread).
+    node_limit: u64,
+    aborted: bool,
+    seldepth: usize,
+    root_depth: i32,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Keys from the oldest repeatable game position to the current node, each with the number of
+    /// reversible plies that led to it.
+    path: Vec<(u64, u32)>,
+    root_moves: Vec<RootMove>,
+    /// The last completed iteration.
+    pub completed: Option<Completed>,
+    /// A root move that beat the first move in an iteration that was then aborted.
+    pub partial_best: Option<RootMove>,
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    pub fn new(shared: &'s Shared<'a>, id: usize, ordering: &'s mut Ordering) -> Self {
+        let mut path = Vec::with_capacity(shared.history_keys.len() + MAX_PLY + 1);
+        for (run, &key) in shared.history_keys.iter().enumerate() {
+            path.push((key, run as u32));
+        }
+        path.push((shared.root.key(), shared.history_keys.len() as u32));
+        let node_limit = match (shared.limits.nodes, shared.settings.threads) {
+            (Some(limit), 1) => limit.max(1),
+            _ => u64::MAX,
+        };
+        let root_moves = shared
+            .root_moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -Score::INFINITE,
+                previous: -Score::INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            shared,
+            id,
+            params: shared.params,
+            ordering,
+            nodes: 0,
+            flushed: 0,
+            node_limit,
+            aborted: false,
+            seldepth: 0,
+            root_depth: 1,
+            pv: Box::new([[NULL_MOVE; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            path,
+            root_moves,
+            completed: None,
+            partial_best: None,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Moves the local node count into the shared counter.
+    pub fn flush_nodes(&mut self) {
+        let fresh = self.nodes - self.flushed;
+        if fresh > 0 {
+            self.shared.nodes.fetch_add(fresh, AtomicOrdering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+
+    fn abort_all(&mut self) {
+        self.aborted = true;
+        self.shared.raise_abort();
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.flush_nodes();
+        let shared = self.shared;
+        if shared.abort.load(AtomicOrdering::Acquire) || shared.control.is_stopped() {
+            self.aborted = true;
+            return;
+        }
+        if self.is_main() && shared.time.hard_expired(shared.control) {
+            self.abort_all();
+            return;
+        }
+        if let Some(limit) = shared.limits.nodes {
+            if shared.total_nodes() >= limit {
+                self.abort_all();
+            }
+        }
+    }
+
+    /// Bookkeeping on entering a node at `ply`: clears its PV, counts it (which may end the
+    /// search) and tracks the selective depth. `false` when the search is unwinding.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.pv_len[ply] = 0;
+        if self.aborted {
+            return false;
+        }
+        self.count_node();
+        if self.aborted {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.abort_all();
+        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+    }
+
+    /// Whether the current node repeats an earlier position reachable by reversible moves.
+    #[inline(always)]
+    fn is_repetition(&self) -> bool {
+        let n = self.path.len();
+        let (key, run) = self.path[n - 1];
+        let run = run as usize;
+        let mut back = 2;
+        while back <= run && back < n {
+            if self.path[n - 1 - back].0 == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn push(&mut self, before: &Position, mv: &Move, key: u64) {
+        let run = if draw::is_reversible(before, mv) {
+            self.path.last().map_or(0, |&(_, run)| run) + 1
+        } else {
+            0
+        };
+        self.path.push((key, run));
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = mv;
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let child_len = child_len.min(MAX_PLY - 1);
+        if child_len > 0 {
+            line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The line stored at `ply` (after a search returned there).
+    fn line(&self, ply: usize) -> &[Move] {
+        &self.pv[ply][..self.pv_len[ply]]
+    }
+
+    /// Runs iterative deepening until a limit or the abort flag ends it. The main thread reports
+    /// each completed iteration through `report`.
+    pub fn iterate(&mut self, mut report: Option<&mut dyn FnMut(&Report)>) {
+        let shared = self.shared;
+        let multipv = if self.is_main() {
+            shared.multipv.clamp(1, self.root_moves.len().max(1))
+        } else {
+            1
+        };
+        let helper_offset = u32::from(self.id % 2 == 1);
+        let mut progress = Progress::default();
+        let mut last_best: Option<(Move, Score)> = None;
+        for iteration in 1..=shared.max_depth {
+            let depth = (iteration + helper_offset).min(shared.max_depth);
+            self.root_depth = depth as i32;
+            self.partial_best = None;
+            for root_move in &mut self.root_moves {
+                root_move.previous = root_move.score;
+            }
+            for pv_index in 0..multipv {
+                self.search_line(depth, pv_index);
+                if self.aborted {
+                    break;
+                }
+                self.root_moves[..=pv_index].sort_by_key(|line| std::cmp::Reverse(line.score));
+            }
+            if self.aborted {
+                break;
+            }
+            let lines = self.root_moves[..multipv].to_vec();
+            let best = (lines[0].mv, lines[0].score);
+            self.completed = Some(Completed { depth, lines });
+            if let Some(report) = report.as_deref_mut() {
+                self.report_completed(report);
+            }
+            if !self.is_main() {
+                continue;
+            }
+            match last_best {
+                Some((mv, score)) => {
+                    progress.stable_iterations = if mv == best.0 {
+                        progress.stable_iterations + 1
+                    } else {
+                        0
+                    };
+                    progress.score_drop = (score.0 - best.1 .0).max(0);
+                }
+                None => progress = Progress::default(),
+            }
+            last_best = Some(best);
+            if self.should_stop_after_iteration(depth, best.1, progress, multipv) {
+                break;
+            }
+        }
+    }
+
+    /// Decides between iterations whether the main thread should stop.
+    fn should_stop_after_iteration(
+        &self,
+        depth: u32,
+        score: Score,
+        progress: Progress,
+        multipv: usize,
+    ) -> bool {
+        let shared = self.shared;
+        if shared.limits.infinite || shared.control.is_pondering() {
+            return false;
+        }
+        if shared.time.soft_expired(shared.control, progress) {
+            return true;
+        }
+        // A proven result needs no deeper search (unless several lines are wanted).
+        if multipv == 1 && !shared.limits.is_unbounded() {
+            if let Some(plies) = score.plies_to_win() {
+                return plies.unsigned_abs() < depth;
+            }
+            // At a root in the databases every child is probed: deeper iterations repeat the second
+            // one (the first sends the children straight to quiescence, past the draw checks).
+            if shared.root_in_tables && depth >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn report_completed(&self, report: &mut dyn FnMut(&Report)) {
+        let Some(completed) = &self.completed else {
+            return;
+        };
+        let nodes = self.shared.total_nodes() + (self.nodes - self.flushed);
+        let elapsed = self.shared.start.elapsed();
+        // Skill searches extra candidate lines; only the lines the user asked for are reported.
+        let wanted = self.shared.settings.multipv.max(1);
+        for (index, line) in completed.lines.iter().enumerate().take(wanted) {
+            report(&Report {
+                depth: completed.depth,
+                seldepth: line.seldepth.max(completed.depth),
+                multipv: index + 1,
+                score: line.score,
+                nodes,
+                elapsed,
+                pv: line.pv.clone(),
+            });
+        }
+    }
+
+    /// Searches root line `pv_index` to `depth` with aspiration windows.
+    fn search_line(&mut self, depth: u32, pv_index: usize) {
+        let previous = self.root_moves[pv_index].previous;
+        let mut delta = self.params.aspiration_window;
+        let use_window = depth >= self.params.aspiration_depth
+            && previous != -Score::INFINITE
+            && previous.is_heuristic();
+        let (mut alpha, mut beta) = if use_window {
+            (
+                Score((previous.0 - delta).max(-Score::INFINITE.0)),
+                Score((previous.0 + delta).min(Score::INFINITE.0)),
+            )
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        };
+        loop {
+            self.seldepth = 0;
+            let score = self.root_search(depth as i32, alpha, beta, pv_index);
+            if self.aborted {
+                return;
+            }
+            self.root_moves[pv_index..].sort_by_key(|line| std::cmp::Reverse(line.score));
+            if score <= alpha {
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
+            } else if score >= beta {
+                beta = Score((score.0 + delta).min(Score::INFINITE.0));
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 600 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
+    }
+
+    /// Searches the root moves from `pv_index` on; returns the best score.
+    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
+        let root = self.shared.root;
+        let counters = self.shared.root_counters;
+        let mut best = -Score::INFINITE;
+        self.count_node();
+        for index in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            let child = root.play(&mv);
+            let child_counters = counters.after(&root, &mv, &child);
+            self.push(&root, &mv, child.key());
+            let score = if index == pv_index {
+                -self.search(&child, child_counters, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut score =
+                    -self.search(&child, child_counters, depth - 1, -alpha - 1, -alpha, 1);
+                if score > alpha && score < beta {
+                    score = -self.search(&child, child_counters, depth - 1, -beta, -alpha, 1);
+                }
+                score
+            };
+            self.path.pop();
+            if self.aborted {
+                break;
+            }
+            let seldepth = self.seldepth as u32;
+            if index == pv_index || score > alpha {
+                let mut pv = vec![mv];
+                pv.extend_from_slice(self.line(1));
+                let root_move = &mut self.root_moves[index];
+                root_move.score = score;
+                root_move.pv = pv;
+                root_move.seldepth = seldepth;
+            } else {
+                self.root_moves[index].score = -Score::INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if index > pv_index && pv_index == 0 {
+                    self.partial_best = Some(self.root_moves[index].clone());
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The principal variation search below the root.
+    fn search(
+        &mut self,
+        position: &Position,
+        counters: DrawCounters,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+    ) -> Score {
+        if depth <= 0 {
+            return self.quiescence(
+                position,
+                alpha,
+                beta,
+                ply,
+                self.params.quiescence_threat_plies,
+            );
+        }
+        let pv_node = beta.0 - alpha.0 > 1;
+        if !self.enter_node(ply) {
+            return Score::DRAW;
+        }
+        let rules = &self.shared.settings.draw_rules;
+        if rules.repetition && self.is_repetition() {
+            return Score::DRAW;
+        }
+        if rules.move_count && draw::move_count_draw(rules, position, &counters).is_some() {
+            return Score::DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate_with(position, self.shared.eval);
+        }
+        // After the draw checks: a rule draw outranks the databases' value.
+        if let Some(score) = self.probe_tables(position, ply, Some(&counters)) {
+            return score;
+        }
+        // Mate distance pruning: no line from here beats a win in the next ply.
+        alpha = alpha.max(Score::loss_in(ply as u32));
+        beta = beta.min(Score::win_in(ply as u32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = position.key();
+        let mut hit = self.shared.table.probe(key);
+        if self.params.internal_iterative_deepening
+            && pv_node
+            && depth >= 6
+            && hit.is_none_or(|hit| hit.mv.is_none())
+        {
+            // No move to try first: a shallower search finds one.
+            self.search(position, counters, depth - 2, alpha, beta, ply);
+            if self.aborted {
+                return Score::DRAW;
+            }
+            hit = self.shared.table.probe(key);
+        }
+        let table_move = hit.map_or(PackedMove::NONE, |hit| hit.mv);
+        if let Some(hit) = hit {
+            if !pv_node && hit.depth >= depth {
+                let score = hit.score.from_table(ply as u32);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        let count = list.len();
+        if count == 0 {
+            return Score::loss_in(ply as u32);
+        }
+        if count == 1 && self.params.single_reply_extension && (ply as i32) < 2 * self.root_depth {
+            depth += 1;
+        }
+        let side = position.side_to_move();
+        let mut scores = [0i32; MAX_MOVES];
+        let scores = &mut scores[..count];
+        let moves = list.as_mut_slice();
+        self.ordering
+            .score_moves(moves, scores, table_move, side, ply);
+        let capture_node = moves[0].is_capture();
+
+        let mut best = -Score::INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut quiets_tried = 0usize;
+        for index in 0..count {
+            let mv = pick_next(moves, scores, index);
+            if self.params.late_move_pruning
+                && !pv_node
+                && !capture_node
+                && depth <= 3
+                && index >= 3 + (depth * depth) as usize
+                && best.0 > -Score::WIN_BOUND
+            {
+                break;
+            }
+            let child = position.play(&mv);
+            let child_counters = counters.after(position, &mv, &child);
+            self.push(position, &mv, child.key());
+            let new_depth = depth - 1;
+            let score = if index == 0 {
+                -self.search(&child, child_counters, new_depth, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = if self.params.late_move_reductions
+                    && !capture_node
+                    && depth >= 3
+                    && index >= self.params.lmr_full_moves
+                    && !self.ordering.is_killer(ply, &mv)
+                {
+                    let base = if self.params.lmr_logarithmic {
+                        let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0 + 0.5) as i32;
+                        r.clamp(1, (depth - 2).max(1))
+                    } else if index >= 8 && depth >= 6 {
+                        2
+                    } else {
+                        1
+                    };
+                    if pv_node {
+                        base - 1
+                    } else {
+                        base
+                    }
+                } else {
+                    0
+                };
+                let mut score = -self.search(
+                    &child,
+                    child_counters,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.search(
+                        &child,
+                        child_counters,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, child_counters, new_depth, -beta, -alpha, ply + 1);
+                }
+                score
+            };
+            self.path.pop();
+            if self.aborted {
+                return Score::DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        if !capture_node {
+                            let tried = &moves[..index];
+                            self.ordering.reward_cutoff(
+                                side,
+                                ply,
+                                depth,
+                                &mv,
+                                &tried[..quiets_tried.min(index)],
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture_node {
+                quiets_tried += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = best_move.map_or(PackedMove::NONE, |mv| PackedMove::pack(&mv));
+        self.shared
+            .table
+            .store(key, packed, best.to_table(ply as u32), depth, bound);
+        best
+    }
+
+    /// The databases' value of `position` (`ply` plies from the root) as a score, if the position
+    /// is in the loaded tables. Memory access only; a quick piece count first keeps the cost nil
+    /// in the middle game and without tables.
+    ///
+    /// The tables ignore the move-count rules. In the small king endings those rules end within
+    /// 10 plies of the last capture or promotion (see [`short_rule_limit`]), so a win there counts
+    /// only if its distance to the conversion fits in the plies left by `counters` (unknown in
+    /// quiescence: then not at all); otherwise the search goes on without the tables' word.
+    #[inline(always)]
+    fn probe_tables(
+        &self,
+        position: &Position,
+        ply: usize,
+        counters: Option<&DrawCounters>,
+    ) -> Option<Score> {
+        let shared = self.shared;
+        if position.occupied().count() > shared.table_pieces {
+            return None;
+        }
+        if shared.unprobed_material == Some(Material::of(position)) {
+            return None;
+        }
+        let tables = shared.tablebases;
+        let rules = &shared.settings.draw_rules;
+        let guarded = rules.move_count && self.params.egtb_rule_guard;
+        let wdl = match short_rule_limit(position).filter(|_| guarded) {
+            None => tables.probe(position)?,
+            Some(limit) => {
+                let probed = tables.probe_distance(position)?;
+                if probed.wdl != Wdl::Draw {
+                    let left = limit.saturating_sub(counters?.plies_since_material_change);
+                    if limit == 0 || probed.plies? > left {
+                        return None;
+                    }
+                }
+                probed.wdl
+            }
+        };
+        Some(match wdl {
+            Wdl::Win => Score::db_win_in(ply as u32),
+            Wdl::Draw => Score::DRAW,
+            Wdl::Loss => Score::db_loss_in(ply as u32),
+        })
+    }
+
+    /// Resolves captures (and, a few times per line, capture threats) before evaluating.
+    fn quiescence(
+        &mut self,
+        position: &Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_plies: u32,
+    ) -> Score {
+        if !self.enter_node(ply) {
+            return Score::DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate_with(position, self.shared.eval);
+        }
+        if let Some(score) = self.probe_tables(position, ply, None) {
+            return score;
+        }
+        let mut list = MoveList::new();
+        let forced = movegen::generate_captures(position, &mut list);
+        if !forced {
+            if movegen::count_legal(position) == 0 {
+                return Score::loss_in(ply as u32);
+            }
+            let stand_pat = evaluate_with(position, self.shared.eval);
+            let threatened =
+                threat_plies > 0 && can_capture(position, position.side_to_move().opponent());
+            if !threatened {
+                return stand_pat;
+            }
+            movegen::generate(position, &mut list);
+        }
+        let next_threat_plies = if forced {
+            threat_plies
+        } else {
+            threat_plies - 1
+        };
+        let mut best = -Score::INFINITE;
+        for mv in list.iter() {
+            let child = position.play(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, next_threat_plies);
+            if self.aborted {
+                return Score::DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, *mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+
+    fn limit(text: &str) -> Option<u32> {
+        short_rule_limit(&parse_position(text).expect("valid test position"))
+    }
+
+    #[test]
+    fn short_rule_endings_are_the_lone_king_ones() {
+        // Lone king against one or two pieces with a king, or three not all kings: 10 plies.
+        assert_eq!(limit("W:WK1,K2:BK28"), Some(10));
+        assert_eq!(limit("B:WK1,9:BK28"), Some(10));
+        assert_eq!(limit("W:WK1,K2,9:BK28"), Some(10));
+        // The strong side has no king yet: the rule starts at its promotion.
+        assert_eq!(limit("W:W22,23,24:BK5"), Some(0));
+        // Three kings against one (30 plies, the tables agree), four pieces, no lone king.
+        assert_eq!(limit("W:WK1,K2,K3:BK28"), None);
+        assert_eq!(limit("W:WK1,K2,K3,9:BK28"), None);
+        assert_eq!(limit("W:WK1,K2:BK28,K27"), None);
+        // A lone man is not a lone king.
+        assert_eq!(limit("W:WK1,K2:B12"), None);
+    }
+}
