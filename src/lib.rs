@@ -14,6 +14,8 @@
 //! | 7 | [`hub`], [`arena`] | the Hub protocol (engine side); driving other engines in matches |
 //! | 8 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod cli;
 pub mod egtb;

@@ -96,7 +96,7 @@ enum Command {
     Analyze(onca::cli::analyze::AnalyzeArgs),
     /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
     /// Progress goes to stderr, the summary to stdout.
-    Match(Box<onca::cli::matches::MatchArgs>),
+    Match(Box<onca::cli::match_command::MatchArgs>),
     /// Endgame databases: generate them, check them, or look a position up.
     Egtb {
         #[command(subcommand)]
@@ -152,7 +152,7 @@ fn run(command: Command) -> Result<()> {
             &mut out,
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
-        Command::Match(args) => onca::cli::matches::run(&args, &mut out)?,
+        Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
         Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
         Command::Eval { position, weights } => {
             let position = read_position(position.as_deref())?;

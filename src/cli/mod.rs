@@ -1,9 +1,9 @@
 //! The subcommands of the `onca` command line that need more than a few lines: [`analyze`]
-//! (`onca analyze`, `onca bench` output), [`matches`] (`onca match`) and [`egtb`]
+//! (`onca analyze`, `onca bench` output), [`match_command`] (`onca match`) and [`egtb`]
 //! (`onca egtb ...`). `src/main.rs` parses the arguments and calls these.
 //!
 //! The top floor: may use every other module.
 
 pub mod analyze;
 pub mod egtb;
-pub mod matches;
+pub mod match_command;

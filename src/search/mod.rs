@@ -2,7 +2,7 @@
 //! types it shares with its callers and threads, [`worker`] one thread's alpha-beta search,
 //! [`threads`] Lazy SMP, [`tt`] the shared transposition table, [`ordering`] move ordering,
 //! [`params`] the search switches, [`time`] the time manager, [`limits`] how long to search, and
-//! [`bench`] the fixed-depth behaviour checksum.
+//! [`bench`](mod@bench) the fixed-depth behaviour checksum.
 //!
 //! Uses everything below it (rules, notation, game, eval, egtb); never reads input or writes
 //! protocol text. Inside, dependencies run control/limits -> time -> worker -> threads ->
