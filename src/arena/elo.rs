@@ -10,12 +10,16 @@
 /// Games won, drawn and lost, from the point of view of one player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games this player won.
     pub wins: u32,
+    /// Games that ended in a draw (adjudicated draws included).
     pub draws: u32,
+    /// Games this player lost.
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games played so far: wins + draws + losses.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -50,7 +54,9 @@ pub fn score_from_elo(elo: f64) -> f64 {
 /// values mean the score is 0% or 100% so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
+    /// Elo difference of the player over its opponent (positive: the player is stronger).
     pub elo: f64,
+    /// Half the width of the 95% confidence interval, in Elo (the `+/-` of `elo`).
     pub error_95: f64,
 }
 
@@ -110,15 +116,20 @@ pub fn erf(x: f64) -> f64 {
 /// SPRT parameters: the Elo of hypothesis H0 and H1 and the error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// Elo difference of the null hypothesis H0 (logistic Elo).
     pub elo0: f64,
+    /// Elo difference of the alternative hypothesis H1; greater than `elo0`.
     pub elo1: f64,
+    /// Probability of accepting H1 when H0 is true (false positive rate), in (0, 0.5).
     pub alpha: f64,
+    /// Probability of accepting H0 when H1 is true (false negative rate), in (0, 0.5).
     pub beta: f64,
 }
 
 /// What the SPRT says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtVerdict {
+    /// The log-likelihood ratio is still between the bounds: play more games.
     Continue,
     /// The log-likelihood ratio fell below the lower bound: H0 (elo0) is accepted.
     AcceptH0,
@@ -197,6 +208,8 @@ impl Sprt {
             + f64::from(tally.losses) * (h1.2 / h0.2).ln()
     }
 
+    /// Compares the tally's [`llr`](Sprt::llr) with Wald's [`bounds`](Sprt::bounds); a ratio on
+    /// a bound already decides.
     pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();

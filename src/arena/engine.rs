@@ -45,7 +45,9 @@ impl std::error::Error for HubError {}
 /// A parsed Hub line: a command word and its `name=value` arguments (a bare name has no value).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HubMessage {
+    /// The first word of the line (`id`, `info`, `done`, ...).
     pub command: String,
+    /// The arguments in line order: name and value, with quotes removed (`None` for a flag).
     pub arguments: Vec<(String, Option<String>)>,
 }
 
@@ -178,17 +180,24 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 /// A parameter an engine declared in its handshake.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineParam {
+    /// The `name=` of the `param` line, as used in `set-param`.
     pub name: String,
+    /// The `value=` the engine reported (its current value), if any.
     pub value: Option<String>,
+    /// The `type=` text (`int`, `bool`, `string`, `enum`, ...), if any; not interpreted.
     pub kind: Option<String>,
 }
 
 /// What the engine said about itself in the handshake.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineInfo {
+    /// `id name=`; None if the engine sent no `id` line or no name in it.
     pub name: Option<String>,
+    /// `id version=`, if given.
     pub version: Option<String>,
+    /// `id author=`, if given.
     pub author: Option<String>,
+    /// Every `param` line that had a name, in the order sent.
     pub params: Vec<EngineParam>,
 }
 
@@ -197,9 +206,11 @@ pub struct EngineInfo {
 pub struct SearchAnswer {
     /// The move text exactly as sent (may be illegal; the referee checks it).
     pub best_move: String,
+    /// The `ponder=` move text of the `done` line (the expected reply), if any; not checked.
     pub ponder: Option<String>,
-    /// The last `info` line's score, if any.
+    /// The `score=` text of the last `info` line that had one (verbatim, not parsed).
     pub score: Option<String>,
+    /// The `depth=` text of the last `info` line that had one (verbatim, not parsed).
     pub depth: Option<String>,
 }
 

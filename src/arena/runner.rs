@@ -35,12 +35,16 @@ const MAX_WAIT_SECONDS: f64 = 1e6;
 pub enum Limit {
     /// A clock per engine: base time for the game plus an increment per move, in seconds.
     Clock {
+        /// Seconds on each engine's clock when the game starts.
         base: f64,
+        /// Seconds added to the mover's clock for each move (Fischer increment).
         increment: f64,
     },
     /// Seconds per move.
     MoveTime(f64),
+    /// A fixed search depth per move, in plies (`level depth=`).
     Depth(u32),
+    /// A fixed number of nodes per move (`level nodes=`).
     Nodes(u64),
 }
 
@@ -106,6 +110,7 @@ fn bad_tc(text: &str) -> String {
 /// One engine of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
+    /// Display name: used in progress lines, the summary, PDN tags and process labels.
     pub name: String,
     /// Program and arguments.
     pub argv: Vec<String>,
@@ -116,13 +121,19 @@ pub struct EngineSpec {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The two engines; results are counted from the point of view of `engines[0]`.
     pub engines: [EngineSpec; 2],
+    /// Games to play (fewer if the SPRT decides first).
     pub games: usize,
+    /// The search limit for every move of both engines.
     pub limit: Limit,
+    /// Games played at the same time, one worker thread each (0 counts as 1).
     pub concurrency: usize,
+    /// The openings, each played twice with colours reversed; with none, no game is played.
     pub openings: Vec<Opening>,
     /// Adjudicate a draw once the game (opening included) has this many plies.
     pub max_plies: Option<usize>,
+    /// Seed of the order in which the openings are played ([`shuffled_order`]).
     pub seed: u64,
     /// Time an engine may overrun its clock or move time before it loses on time.
     pub time_margin: Duration,
@@ -130,18 +141,27 @@ pub struct MatchConfig {
     pub hang_timeout: Duration,
     /// How long an engine may take to answer `hub` and `init`.
     pub startup_timeout: Duration,
+    /// The repetition and move-count rules the referee applies.
     pub draw_rules: DrawRules,
+    /// Stop as soon as this test accepts a hypothesis; None plays all `games`.
     pub sprt: Option<Sprt>,
 }
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
+    /// The side to move had no legal move and lost.
     NoLegalMove,
+    /// Drawn by the draw rules (repetition or a move-count rule).
     Draw(crate::game::draw::DrawReason),
+    /// Adjudicated a draw on reaching this many plies ([`MatchConfig::max_plies`]).
     MaxPlies(usize),
+    /// The engine answered a move that is not legal in the position; the text as sent.
     IllegalMove(String),
+    /// The engine could not be started, exited, or could not be written to; the error text.
     Crash(String),
+    /// No move within this time under a move-time, depth or node limit (under a clock, running
+    /// out of time is a [`FlagFall`](Termination::FlagFall)).
     Hang(Duration),
     /// The clock ran out; the text says by how much.
     FlagFall(String),
@@ -183,12 +203,17 @@ impl fmt::Display for Termination {
 pub struct GameReport {
     /// 1-based game number in schedule order.
     pub number: usize,
+    /// The label of the opening played.
     pub opening: String,
     /// Index (0 or 1) of the engine that played White.
     pub white: usize,
+    /// The opening's start position, from which `moves` are played.
     pub start: Position,
+    /// Every move of the game from `start`, the opening's moves included.
     pub moves: Vec<Move>,
+    /// The result (a win or a draw, never `Unknown`).
     pub result: GameResult,
+    /// Why the game ended.
     pub termination: Termination,
     /// Index of the engine that lost by its own fault or by having no move, if any.
     pub loser: Option<usize>,
@@ -213,8 +238,11 @@ impl GameReport {
 /// The running totals after each game, from the first engine's point of view.
 #[derive(Clone, Debug, Default)]
 pub struct MatchState {
+    /// Wins, draws and losses of the first engine in the games finished so far.
     pub tally: Tally,
+    /// Games finished so far.
     pub finished: usize,
+    /// The SPRT verdict after the latest game; None without an SPRT or before the first game.
     pub sprt_verdict: Option<SprtVerdict>,
 }
 

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The `onca egtb` subcommands and their arguments, as parsed by clap in `src/main.rs`.
 #[derive(Subcommand)]
 pub enum EgtbCommand {
     /// Generate every table up to N pieces (resumes: finished tables in DIR are kept). Progress and

@@ -34,6 +34,7 @@ pub fn fnv1a(mut state: u64, bytes: &[u8]) -> u64 {
     state
 }
 
+/// The FNV-1a 64-bit offset basis: the `state` a checksum starts from.
 pub const FNV_START: u64 = 0xCBF2_9CE4_8422_2325;
 
 fn push_varint(out: &mut Vec<u8>, mut value: u64) {

@@ -42,21 +42,33 @@ pub struct Options {
     pub max_pieces: u32,
     /// Also store distances for splits with up to this many pieces.
     pub distance_pieces: u32,
+    /// Directory the table files are written to and resumed from (created if missing).
     pub dir: PathBuf,
 }
 
 /// One generated (or found finished) table.
 #[derive(Clone, Debug, Default)]
 pub struct TableReport {
+    /// The split the table holds; `None` only in a default-constructed report.
     pub key: Option<MaterialKey>,
+    /// Positions in the table: the index numbers actually used (see [`Indexer::positions`]).
     pub positions: u64,
+    /// Positions won for the side to move. For a resumed table the three counts are read from the
+    /// file, which repeats a neighbour's value at unused index numbers, so they add up to the
+    /// index size rather than to `positions`.
     pub wins: u64,
+    /// Positions drawn (see `wins` for resumed tables).
     pub draws: u64,
+    /// Positions lost for the side to move (see `wins` for resumed tables).
     pub losses: u64,
     /// Longest distance to conversion (plies) in the table; 0 if unknown (resumed table).
     pub longest: u32,
+    /// Size of the win/draw/loss file in bytes.
     pub wdl_bytes: u64,
+    /// Size of the distance file in bytes; 0 when the split is stored without distances.
     pub dtc_bytes: u64,
+    /// Wall-clock seconds spent generating the table (its pair's time split evenly between the
+    /// tables of the pair); 0 for a resumed table.
     pub seconds: f64,
     /// Found on disk from an earlier run rather than generated now.
     pub resumed: bool,
@@ -65,10 +77,15 @@ pub struct TableReport {
 /// Where the generation stands, after each pair.
 #[derive(Clone, Debug)]
 pub struct Progress {
+    /// Tables finished so far, resumed ones included.
     pub tables_done: usize,
+    /// Tables the whole run produces.
     pub tables_total: usize,
+    /// Index numbers of the finished tables (index sizes, unused numbers included).
     pub positions_done: u64,
+    /// Index numbers of every table of the run, counted like `positions_done`.
     pub positions_total: u64,
+    /// Wall-clock seconds since the run started.
     pub elapsed_seconds: f64,
     /// Estimated seconds left (by positions still to do at the rate so far).
     pub eta_seconds: Option<f64>,

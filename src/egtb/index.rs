@@ -116,6 +116,7 @@ pub struct Indexer {
 }
 
 impl Indexer {
+    /// The index of the split `key`, with the placement count of each kind computed up front.
     pub fn new(key: MaterialKey) -> Indexer {
         let men = u32::from(key.us_men + key.them_men);
         let our_men_count = binomial(MEN_SQUARES, u32::from(key.us_men));
@@ -134,6 +135,7 @@ impl Indexer {
         }
     }
 
+    /// The split this indexer numbers.
     pub const fn key(&self) -> MaterialKey {
         self.key
     }

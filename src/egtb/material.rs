@@ -16,13 +16,18 @@ pub const MAX_PER_KIND: u8 = 7;
 /// Men and kings of the side to move and of the other side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct MaterialKey {
+    /// Men of the side to move.
     pub us_men: u8,
+    /// Kings of the side to move.
     pub us_kings: u8,
+    /// Men of the other side.
     pub them_men: u8,
+    /// Kings of the other side.
     pub them_kings: u8,
 }
 
 impl MaterialKey {
+    /// The key with these counts, in field order; not checked (see [`MaterialKey::is_valid`]).
     pub const fn new(us_men: u8, us_kings: u8, them_men: u8, them_kings: u8) -> MaterialKey {
         MaterialKey {
             us_men,
@@ -32,10 +37,12 @@ impl MaterialKey {
         }
     }
 
+    /// Pieces of both sides, men and kings.
     pub const fn pieces(self) -> u32 {
         (self.us_men + self.us_kings + self.them_men + self.them_kings) as u32
     }
 
+    /// Men of both sides: the pieces that may still promote.
     pub const fn men(self) -> u32 {
         (self.us_men + self.them_men) as u32
     }
@@ -57,14 +64,15 @@ impl MaterialKey {
     }
 
     /// A dense number below [`MaterialKey::DENSE_COUNT`], for table arrays.
-    pub const fn dense(self) -> usize {
+    pub(crate) const fn dense(self) -> usize {
         let base = MAX_PER_KIND as usize + 1;
         ((self.us_men as usize * base + self.us_kings as usize) * base + self.them_men as usize)
             * base
             + self.them_kings as usize
     }
 
-    pub const DENSE_COUNT: usize = (MAX_PER_KIND as usize + 1).pow(4);
+    /// Number of dense slots: every [`MaterialKey::dense`] value is below it.
+    pub(crate) const DENSE_COUNT: usize = (MAX_PER_KIND as usize + 1).pow(4);
 
     /// Every valid split with `2..=max_pieces` pieces, in generation order: fewer pieces first,
     /// then fewer men (a promotion turns a man into a king, a capture removes pieces, so every
@@ -124,9 +132,13 @@ impl fmt::Display for MaterialKey {
 /// numbering (bit `n - 1` is square `n`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Canonical {
+    /// Men of the side to move, which plays up the board (towards squares 1-4).
     pub us_men: u32,
+    /// Kings of the side to move.
     pub us_kings: u32,
+    /// Men of the other side, which play down the board (towards squares 29-32).
     pub them_men: u32,
+    /// Kings of the other side.
     pub them_kings: u32,
 }
 
@@ -175,6 +187,7 @@ impl Canonical {
         }
     }
 
+    /// The material split: how many pieces of each kind the masks hold.
     pub const fn key(&self) -> MaterialKey {
         MaterialKey::new(
             self.us_men.count_ones() as u8,
@@ -194,6 +207,7 @@ impl Canonical {
         )
     }
 
+    /// Every occupied square, as a standard-numbered mask.
     pub const fn occupied(&self) -> u32 {
         self.us_men | self.us_kings | self.them_men | self.them_kings
     }

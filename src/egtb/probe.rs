@@ -24,12 +24,13 @@ use std::path::Path;
 
 /// Win/draw/loss values packed four to a byte.
 #[derive(Clone, Debug)]
-pub struct WdlTable {
+pub(crate) struct WdlTable {
     packed: Vec<u8>,
 }
 
 impl WdlTable {
-    /// Packs symbols from [`Wdl::symbol`] (others read as draws).
+    /// Packs symbols from [`Wdl::symbol`]. Only the low two bits of each are kept, and a 3 reads
+    /// back as `None`.
     pub fn from_symbols(symbols: &[u8]) -> WdlTable {
         let packed = symbols
             .chunks(4)
@@ -42,12 +43,14 @@ impl WdlTable {
         WdlTable { packed }
     }
 
+    /// The value at index number `index`; `None` past the end of the table.
     #[inline(always)]
     pub fn get(&self, index: u64) -> Option<Wdl> {
         let byte = *self.packed.get((index / 4) as usize)?;
         Wdl::from_symbol((byte >> (2 * (index % 4))) & 3)
     }
 
+    /// Memory the packed values occupy, in bytes.
     pub fn bytes(&self) -> usize {
         self.packed.len()
     }
@@ -65,6 +68,7 @@ struct Table {
 /// The value of a position with its distance to conversion when the tables have it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ProbeResult {
+    /// Win, draw or loss for the side to move.
     pub wdl: Wdl,
     /// Plies until the game ends or the material changes, with best play by both sides (the winner
     /// hurrying, the loser delaying); `None` for draws and for tables stored without distances.

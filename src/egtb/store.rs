@@ -17,9 +17,12 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub const MAGIC: &[u8; 8] = b"ONCAEGTB";
-pub const FORMAT_VERSION: u32 = 1;
-pub const HEADER_LEN: usize = 44;
+/// The first eight bytes of every table file.
+const MAGIC: &[u8; 8] = b"ONCAEGTB";
+/// The format version written and the only one read; files of other versions are refused.
+const FORMAT_VERSION: u32 = 1;
+/// Bytes before the payload.
+const HEADER_LEN: usize = 44;
 /// Header bytes covered by the checksum (all before it).
 const CHECKED_HEADER_LEN: usize = 36;
 
@@ -40,7 +43,8 @@ impl Kind {
         }
     }
 
-    pub const fn extension(self) -> &'static str {
+    /// The file name extension, without the dot.
+    const fn extension(self) -> &'static str {
         match self {
             Kind::Wdl => "wdl",
             Kind::Dtc => "dtc",
@@ -62,10 +66,12 @@ impl Kind {
     }
 }
 
-pub fn file_name(key: MaterialKey, kind: Kind) -> String {
+/// The file name of the table of `key` and `kind`, e.g. `m0k2_m0k1.wdl`.
+fn file_name(key: MaterialKey, kind: Kind) -> String {
     format!("{}.{}", key.name(), kind.extension())
 }
 
+/// Where the table of `key` and `kind` lives in the table directory `dir`.
 pub fn path(dir: &Path, key: MaterialKey, kind: Kind) -> PathBuf {
     dir.join(file_name(key, kind))
 }

@@ -11,8 +11,11 @@ use std::fmt;
 /// Win, draw or loss for the side to move, with perfect play and no move-count draw rules.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Wdl {
+    /// The side to move loses against best play (at once if it has no legal move).
     Loss,
+    /// Neither side can force a win.
     Draw,
+    /// The side to move can force a win.
     Win,
 }
 
@@ -31,6 +34,7 @@ impl Wdl {
         self as u8
     }
 
+    /// The value of a stored symbol (the inverse of [`Wdl::symbol`]); `None` for 3 and above.
     pub const fn from_symbol(symbol: u8) -> Option<Wdl> {
         match symbol {
             0 => Some(Wdl::Loss),
@@ -58,7 +62,9 @@ impl fmt::Display for Wdl {
 pub struct Code(pub u8);
 
 impl Code {
+    /// Undecided while generating; a draw once generation ends.
     pub const DRAW: Code = Code(0);
+    /// An index number no position has (a man of each side on the same square).
     pub const UNUSED: Code = Code(255);
     /// The longest loss distance a code holds.
     pub const MAX_LOSS: u32 = 126;
@@ -83,6 +89,7 @@ impl Code {
         }
     }
 
+    /// The result without the distance; undecided and unused codes read as draws.
     pub const fn wdl(self) -> Wdl {
         match self.0 {
             1..=127 => Wdl::Loss,
@@ -100,10 +107,12 @@ impl Code {
         }
     }
 
+    /// Whether the code is a win, in any number of plies.
     pub const fn is_win(self) -> bool {
         matches!(self.0, 128..=254)
     }
 
+    /// Whether the code is a loss, in any number of plies (0: no legal move).
     pub const fn is_loss(self) -> bool {
         matches!(self.0, 1..=127)
     }

@@ -14,7 +14,10 @@ use rayon::prelude::*;
 /// The outcome of checking one table.
 #[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
+    /// Positions checked (unused index numbers are skipped).
     pub positions: u64,
+    /// Positions whose stored value (or distance, when checked) differs from one ply of search,
+    /// or whose value or children are missing from the tables.
     pub mismatches: u64,
     /// Up to a few positions that disagree, as FEN.
     pub examples: Vec<String>,

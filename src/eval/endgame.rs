@@ -50,7 +50,13 @@ pub enum Verdict {
     Drawish,
     /// `hunter` has three or more pieces with a king against a lone king off the long diagonal
     /// (or, with three kings, a lone king the tables say is lost in `plies`).
-    KingHunt { hunter: Color, plies: Option<u32> },
+    KingHunt {
+        /// The side with the three or more pieces, hunting the lone king.
+        hunter: Color,
+        /// Plies to the capture of the lone king by the three-kings tables, when they know the
+        /// position (`None`: a larger hunt, scored by rules of thumb).
+        plies: Option<u32>,
+    },
 }
 
 /// The compiled-in tables of three kings against one, both sides to move.
@@ -198,9 +204,9 @@ fn hunt_bonus(position: &Position, hunter: Color) -> i32 {
     let mut reach = Bitboard::EMPTY;
     let mut unsafe_squares = Bitboard::EMPTY;
     for direction in Direction::ALL {
-        reach = reach | (hunted.ray(direction, open) & open);
+        reach |= hunted.ray(direction, open) & open;
         let lines = hunters.ray(direction, open) & open;
-        unsafe_squares = unsafe_squares | (lines & open.step(direction.opposite()));
+        unsafe_squares |= lines & open.step(direction.opposite());
     }
     let safe = (reach & !unsafe_squares).count() as i32;
     let diagonal = (hunters & Bitboard::LONG_DIAGONAL).count() as i32;

@@ -177,6 +177,7 @@ impl fmt::Display for Score {
 pub struct Depth(pub i32);
 
 impl Depth {
+    /// No plies left: where the main search hands over to quiescence.
     pub const ZERO: Depth = Depth(0);
     /// The deepest iteration the search will start.
     pub const MAX: Depth = Depth(120);

@@ -33,7 +33,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, String> {
 
 /// [`load_weights`], shared for the search threads.
 pub fn load_shared(path: &Path) -> Result<Arc<Weights>, String> {
-    load_weights(path).map(|weights| Arc::new(weights))
+    load_weights(path).map(Arc::new)
 }
 
 #[cfg(test)]

@@ -40,11 +40,20 @@ impl Default for DrawRules {
 /// Why a game is drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DrawReason {
+    /// The same position with the same side to move occurred for the third time.
     Repetition,
+    /// Both sides have kings and the last 30 plies were king moves without capture.
     KingMoves,
+    /// Three or more kings against a lone king, 30 plies after the material last changed.
     ThreeKingsAgainstKing,
+    /// A lone king against at most two pieces, one of them a king, 10 plies after the material
+    /// last changed.
     SmallKingEndgame,
+    /// A lone king held the long diagonal against three pieces including a king, for 10 plies of
+    /// this material (see [`long_diagonal_defence`]).
     LongDiagonalDefence,
+    /// Both sides have kings and no capture or promotion for 60 plies with 4-5 pieces left, or
+    /// 120 plies with 6-7.
     FewPieces,
 }
 

@@ -21,7 +21,10 @@ pub const BRAZILIAN_BALLOTS: &str = include_str!("../../data/openings/brazilian.
 pub struct Opening {
     /// What the line says about itself (its comment), or the line number if it has none.
     pub label: String,
+    /// The position the opening starts from: the initial position for a move line, or the
+    /// position a FEN or Hub line gives.
     pub start: Position,
+    /// The ballot moves played from `start`, all legal (empty for a position line).
     pub moves: Vec<Move>,
 }
 
@@ -48,7 +51,9 @@ impl Opening {
 /// A line of a ballot file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningError {
+    /// 1-based line number in the ballot text.
     pub line: usize,
+    /// What is wrong with the line (a bad position, an illegal move, a finished game).
     pub message: String,
 }
 

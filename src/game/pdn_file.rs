@@ -17,8 +17,11 @@ use std::fmt;
 /// How a game ended, as the `Result` tag says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// White won (`2-0`; `1-0` is read too).
     WhiteWins,
+    /// Black won (`0-2`; `0-1` is read too).
     BlackWins,
+    /// A draw (`1-1`; `1/2-1/2` and `0-0` are read too).
     Draw,
     /// Unfinished or unknown (`*`).
     Unknown,
@@ -61,8 +64,12 @@ pub struct PdnGame {
     /// Tags other than `Result`, `GameType` and `FEN`, which the writer derives from the fields.
     /// The reader keeps every tag it finds here, those three included.
     pub tags: Vec<(String, String)>,
+    /// The start position: the `FEN` tag's, or the initial position without one.
     pub start: Position,
+    /// The moves played from `start`, each checked legal when read.
     pub moves: Vec<Move>,
+    /// The result: the one in the move text, else the `Result` tag's, else
+    /// [`GameResult::Unknown`].
     pub result: GameResult,
 }
 

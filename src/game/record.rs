@@ -12,8 +12,10 @@ use crate::rules::position::{Color, Position};
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
-    /// The side to move has no legal move (no pieces or all blocked) and loses.
+    /// The given colour wins: the side to move has no legal move (no pieces or all blocked) and
+    /// loses.
     Win(Color),
+    /// The rules draw the game, for the given reason.
     Draw(DrawReason),
 }
 
@@ -47,6 +49,7 @@ impl Game {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.entries[0].position
     }

@@ -14,14 +14,18 @@ use std::time::Duration;
 /// One argument: `name=value`, or a flag (`value` is `None`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Argument {
+    /// The name before `=` (case-sensitive, never empty).
     pub name: String,
+    /// The value after `=`, quotes removed (may be empty); `None` for a flag.
     pub value: Option<String>,
 }
 
 /// A tokenized line: the command word and its arguments in order.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Tokens {
+    /// The first word of the line; empty for a blank line.
     pub command: String,
+    /// The arguments in line order, repeated names kept ([`Tokens::value`] takes the last one).
     pub arguments: Vec<Argument>,
 }
 
@@ -152,13 +156,20 @@ pub enum GoMode {
 /// The fields of one `level` line (each present field replaces the earlier value).
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
 pub struct Level {
+    /// `depth=`: stop after the iteration of this depth, in plies (at least 1).
     pub depth: Option<u32>,
+    /// `nodes=`: stop after about this many nodes (at least 1).
     pub nodes: Option<u64>,
+    /// `move-time=`: think this long for the move.
     pub move_time: Option<Duration>,
     /// Remaining clock in seconds; may be negative (the host's clock has run past zero).
     pub time: Option<f64>,
+    /// `inc=`: Fischer increment per move.
     pub increment: Option<Duration>,
+    /// `moves=`: moves to the next time control; None when absent or 0 (sudden death or Fischer).
     pub moves_to_go: Option<u32>,
+    /// The `infinite` flag: search until `stop`, whatever else is set (once set by a line, later
+    /// lines cannot clear it).
     pub infinite: bool,
 }
 
@@ -178,23 +189,37 @@ impl Level {
 /// A command from the host.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Command {
+    /// `hub`: introduce the engine (`id`, one `param` line per parameter, `wait`).
     Hub,
+    /// `set-param name=<name> value=<value>`: set an engine parameter.
     SetParam {
+        /// The parameter's name (never empty; unknown names are ignored later).
         name: String,
+        /// The new value, not yet checked against the parameter's type.
         value: String,
     },
+    /// `init`: get ready to search (create the table); answered with `ready`.
     Init,
+    /// `new-game`: later searches are unrelated to earlier ones (clear the table and statistics).
     NewGame,
     /// `pos=` text (Hub string or FEN) and the `moves=` text (empty when absent).
     Pos {
+        /// The start position text, not yet parsed (never blank).
         position: String,
+        /// The moves played from `position`, separated by blanks, not yet parsed.
         moves: String,
     },
+    /// `level ...`: limits for the next search, merged into those of earlier `level` lines.
     Level(Level),
+    /// `go think|ponder|analyze`: search the current position.
     Go(GoMode),
+    /// `ponder-hit`: the opponent played the expected move; the ponder search's clock starts.
     PonderHit,
+    /// `stop`: end the running search as soon as possible (its `done` follows).
     Stop,
+    /// `ping`: answered with `pong`.
     Ping,
+    /// `quit`: end any search and the session.
     Quit,
 }
 

@@ -12,8 +12,10 @@ use crate::rules::square::Square;
 /// How square numbers in move text are read and written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum MoveNumbering {
+    /// Our own numbering: 1 = b8, 2 = d8, ... 32 = g1 (pydraughts 0.5, the Hub GUI).
     #[default]
     Standard,
+    /// Rank-mirrored: 1 = a1, 2 = c1, ... 32 = h8 (pydraughts 0.6 moves).
     Mirrored,
 }
 

@@ -25,6 +25,7 @@ pub struct Output {
 }
 
 impl Output {
+    /// A writer over `sink` (the process's stdout in a real session), not yet broken.
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Arc::new(Mutex::new(sink)),
@@ -77,7 +78,7 @@ pub fn error_line(message: &str) -> String {
 
 /// A score in centi-men from the side to move: proven results are +-(10000 - plies), database
 /// results +-(9000 - plies) (plies from the root to the position found in the tables), heuristic
-/// scores are clamped to +-[`MAX_HEURISTIC_CENTI`].
+/// scores are clamped to +-7500 (75 men).
 pub fn score_centi(score: Score) -> i64 {
     // The sign comes from the score itself: `plies_to_win` is `Some(0)` for both a win and a
     // loss at the root (and `db_plies` likewise).
@@ -108,10 +109,15 @@ fn format_centi(centi: i64) -> String {
 /// What one `info` line shows.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct InfoFields {
+    /// Depth of the completed iteration, in plies (written as `depth` and `mean-depth`).
     pub depth: u32,
+    /// Value of the line for the side to move at the root.
     pub score: Score,
+    /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Time since the search started (`time`, and the divisor of `nps`).
     pub elapsed: Duration,
+    /// The principal variation from the root, in our standard numbering (converted on output).
     pub pv: Vec<Move>,
     /// 1-based line number among several best lines; shown only when more than one is asked for.
     pub multipv: Option<usize>,

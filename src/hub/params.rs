@@ -46,12 +46,18 @@ pub fn string_declaration(name: &str, value: &str) -> String {
 /// Current parameter values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Params {
+    /// Search threads, 1..=[`MAX_THREADS`] (`threads`).
     pub threads: usize,
+    /// Transposition table size in MiB, 1..=[`MAX_HASH_MB`] (`hash`, or Scan's `tt-size`).
     pub hash_mb: usize,
     /// Whether the host will ponder (informational: pondering is driven by `go ponder`).
     pub ponder: bool,
+    /// Time kept back from every move's budget for the host's and the pipe's delays, at most
+    /// [`MAX_MOVE_OVERHEAD_MS`] (`move-overhead`, set in milliseconds).
     pub move_overhead: Duration,
+    /// The square numbering of move text in `pos` and in our replies (`move-numbering`).
     pub numbering: MoveNumbering,
+    /// Root lines searched and reported at once, 1..=[`MAX_MULTIPV`] (`multipv`).
     pub multipv: usize,
     /// 0..=[`FULL_SKILL`]; [`FULL_SKILL`] is full strength.
     pub skill: u32,

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 /// What the reader thread hands the controller.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Incoming {
+    /// A line parsed into a known command.
     Command(Command),
     /// A line that was refused; the text goes into an `error` reply.
     Error(String),

@@ -21,13 +21,19 @@ pub struct Bitboard(pub u64);
 /// One of the four diagonal directions, as seen from White's side of the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Direction {
+    /// Towards Black's back row (squares 1-4) and file a: bit offset -5.
     UpLeft,
+    /// Towards Black's back row (squares 1-4) and file h: bit offset -4.
     UpRight,
+    /// Towards White's back row (squares 29-32) and file a: bit offset +4.
     DownLeft,
+    /// Towards White's back row (squares 29-32) and file h: bit offset +5.
     DownRight,
 }
 
 impl Direction {
+    /// The four directions in a fixed order (up-left, up-right, down-left, down-right); arrays
+    /// kept per direction, as in move generation, are indexed in this order.
     pub const ALL: [Direction; 4] = [
         Direction::UpLeft,
         Direction::UpRight,
@@ -57,6 +63,7 @@ impl Direction {
 }
 
 impl Bitboard {
+    /// The set with no squares.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every playable square: bits 0..=34 without the ghost bits 8, 17 and 26.
     pub const BOARD: Bitboard = Bitboard(((1u64 << 35) - 1) & !(1 << 8) & !(1 << 17) & !(1 << 26));
@@ -87,21 +94,26 @@ impl Bitboard {
         Bitboard(1 << square.bit())
     }
 
+    /// Whether the set holds no square: one comparison of the raw word (sets built through this
+    /// type never hold off-board bits).
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set holds at least one square; `!is_empty()`, spelled out for conditions.
     #[inline(always)]
     pub const fn is_not_empty(self) -> bool {
         self.0 != 0
     }
 
+    /// Number of squares in the set (population count of the raw word).
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `square` is a member of the set.
     #[inline(always)]
     pub const fn contains(self, square: Square) -> bool {
         self.0 & (1 << square.bit()) != 0

@@ -49,6 +49,7 @@ impl Clone for MoveList {
 }
 
 impl MoveList {
+    /// An empty list. Costs nothing: the storage stays uninitialised until moves are pushed.
     #[inline(always)]
     pub const fn new() -> MoveList {
         // SAFETY: an array of `MaybeUninit` needs no initialisation.
@@ -57,6 +58,7 @@ impl MoveList {
         MoveList { moves, len: 0 }
     }
 
+    /// Empties the list without touching its storage.
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
@@ -71,28 +73,33 @@ impl MoveList {
         }
     }
 
+    /// Number of moves in the list, at most [`MAX_MOVES`].
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move; after [`generate`] this means the side to move has lost.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The moves, in the order they were generated (or last rearranged).
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         // SAFETY: the first `len` entries were written by `push`, and `Move` is `Copy`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
+    /// The moves, mutable so that a caller can reorder them in place (the search's move ordering).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         // SAFETY: as in `as_slice`.
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
+    /// Iterates over the moves in list order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
@@ -478,7 +485,10 @@ fn king_captures<S: CaptureSink>(
 /// is the destination).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CaptureRoute {
+    /// The legal move this route plays.
     pub mv: Move,
+    /// Where the piece lands after each jump, in order (one square per captured piece, the origin
+    /// left out); the last one is `mv.to`.
     pub landings: Vec<Square>,
 }
 

@@ -12,12 +12,16 @@ use std::fmt;
 /// A move: from, to and captured squares. `from == to` is possible for a king's round trip.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
+    /// The square the moving piece starts on.
     pub from: Square,
+    /// The square it ends on (the same as `from` after a king's round trip).
     pub to: Square,
+    /// The squares of every piece it captures; empty for a quiet move.
     pub captured: Bitboard,
 }
 
 impl Move {
+    /// Whether the move captures at least one piece.
     pub const fn is_capture(&self) -> bool {
         self.captured.is_not_empty()
     }
@@ -55,7 +59,11 @@ impl fmt::Display for Move {
 /// The squares written in a move text, before matching it against the legal moves.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MoveText {
+    /// The squares in the order written, at least two: the origin first. What follows depends on
+    /// the notation: Hub text gives the destination then the captured squares, PDN text the
+    /// landing squares with the destination last.
     pub squares: Vec<Square>,
+    /// Whether the squares were separated by `x`, `X` or `:` (a capture) rather than `-`.
     pub capture: bool,
 }
 

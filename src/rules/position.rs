@@ -13,11 +13,14 @@ use crate::rules::zobrist;
 /// A player.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
+    /// Starts on squares 21-32 and moves up the board, towards squares 1-4; moves first.
     White,
+    /// Starts on squares 1-12 and moves down the board, towards squares 29-32.
     Black,
 }
 
 impl Color {
+    /// The player who moves after this one.
     #[inline(always)]
     pub const fn opponent(self) -> Color {
         match self {
@@ -38,7 +41,10 @@ impl Color {
 /// A piece: colour and whether it is a king.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// Whether it is a king (moves and captures at a distance, in all four directions) rather than
+    /// a man.
     pub king: bool,
 }
 
@@ -83,11 +89,13 @@ impl Position {
         position
     }
 
+    /// The player whose turn it is.
     #[inline(always)]
     pub const fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// Every piece of `color`, men and kings.
     #[inline(always)]
     pub const fn pieces(&self, color: Color) -> Bitboard {
         match color {
@@ -96,11 +104,13 @@ impl Position {
         }
     }
 
+    /// The men of `color`: its pieces that are not kings.
     #[inline(always)]
     pub fn men(&self, color: Color) -> Bitboard {
         self.pieces(color) - self.kings
     }
 
+    /// The kings of `color`.
     #[inline(always)]
     pub fn kings(&self, color: Color) -> Bitboard {
         self.pieces(color) & self.kings
@@ -112,11 +122,13 @@ impl Position {
         self.kings
     }
 
+    /// Every square holding a piece of either colour.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.white | self.black
     }
 
+    /// Every playable square with no piece on it.
     #[inline(always)]
     pub fn empty_squares(&self) -> Bitboard {
         !self.occupied()

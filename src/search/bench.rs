@@ -71,10 +71,15 @@ pub const POSITIONS: &[&str] = &[
 /// The result for one position.
 #[derive(Clone, Debug)]
 pub struct PositionResult {
+    /// The position searched, one of [`POSITIONS`].
     pub fen: &'static str,
+    /// Nodes searched by all threads (with one thread the checksum's share for this position).
     pub nodes: u64,
+    /// Wall-clock time of the search, table clearing excluded.
     pub elapsed: Duration,
+    /// The move chosen, in Hub notation (`None`: the side to move had no legal move).
     pub best: Option<String>,
+    /// Depth of the iteration the move came from, in plies.
     pub depth: u32,
 }
 

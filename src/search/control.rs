@@ -28,6 +28,7 @@ impl Default for SearchControl {
 }
 
 impl SearchControl {
+    /// Flags for a search that is neither stopped nor pondering, with no ponder hit.
     pub fn new() -> Self {
         SearchControl {
             stopped: AtomicBool::new(false),
@@ -42,6 +43,7 @@ impl SearchControl {
         self.stopped.store(true, AtomicOrdering::Release);
     }
 
+    /// Whether [`SearchControl::stop`] was called since the last [`SearchControl::reset`].
     pub fn is_stopped(&self) -> bool {
         self.stopped.load(AtomicOrdering::Acquire)
     }
@@ -51,6 +53,8 @@ impl SearchControl {
         self.pondering.store(pondering, AtomicOrdering::Release);
     }
 
+    /// Whether the search is pondering (set by [`SearchControl::set_pondering`], cleared by a
+    /// ponder hit or a reset).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(AtomicOrdering::Acquire)
     }
@@ -120,13 +124,19 @@ impl Default for SearchSettings {
 /// One line of search progress.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Report {
+    /// Nominal depth of the completed iteration, in plies (0: no legal move at the root).
     pub depth: u32,
+    /// Deepest ply this line reached, quiescence and extensions included (at least `depth`).
     pub seldepth: u32,
     /// 1-based index of this line among the multi-PV lines.
     pub multipv: usize,
+    /// Value of the line for the side to move at the root.
     pub score: Score,
+    /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// The principal variation, starting with the root move (empty: no legal move).
     pub pv: Vec<Move>,
 }
 
@@ -137,7 +147,10 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply, if the principal variation has one.
     pub ponder: Option<Move>,
+    /// Value of `best` for the side to move.
     pub score: Score,
+    /// Depth of the iteration `best` comes from, in plies (0: no completed iteration).
     pub depth: u32,
+    /// Nodes searched by all threads.
     pub nodes: u64,
 }

@@ -7,6 +7,9 @@
 //! Uses everything below it (rules, notation, game, eval, egtb); never reads input or writes
 //! protocol text. Inside, dependencies run control/limits -> time -> worker -> threads ->
 //! searcher.
+//!
+//! The items of [`worker`], [`threads`], [`tt`] and [`ordering`] are crate-private: only the
+//! search uses them (the modules stay public for their design notes).
 
 pub mod bench;
 pub mod control;

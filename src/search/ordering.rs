@@ -10,14 +10,14 @@ use crate::rules::position::Color;
 use crate::search::tt::PackedMove;
 
 /// Deepest ply the search tables cover.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 
 const HISTORY_LIMIT: i32 = 16_384;
 const TABLE_MOVE_SCORE: i32 = 1 << 30;
 const KILLER_SCORES: [i32; 2] = [1 << 29, (1 << 29) - 1];
 
 /// Ordering state of one search thread.
-pub struct Ordering {
+pub(crate) struct Ordering {
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: [[[i32; 32]; 32]; 2],
 }
@@ -29,7 +29,7 @@ impl Default for Ordering {
 }
 
 impl Ordering {
-    pub fn new() -> Ordering {
+    pub(crate) fn new() -> Ordering {
         Ordering {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; 32]; 32]; 2],
@@ -37,12 +37,12 @@ impl Ordering {
     }
 
     /// Forgets killers and history (new game).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         *self = Ordering::new();
     }
 
     /// Halves the history between searches so old evidence fades, and drops the killers.
-    pub fn age(&mut self) {
+    pub(crate) fn age(&mut self) {
         for side in &mut self.history {
             for row in side.iter_mut() {
                 for value in row.iter_mut() {
@@ -54,14 +54,14 @@ impl Ordering {
     }
 
     #[inline(always)]
-    pub fn is_killer(&self, ply: usize, mv: &Move) -> bool {
+    pub(crate) fn is_killer(&self, ply: usize, mv: &Move) -> bool {
         let killers = &self.killers[ply.min(MAX_PLY - 1)];
         killers[0].as_ref() == Some(mv) || killers[1].as_ref() == Some(mv)
     }
 
     /// Scores each move for ordering, higher first.
     #[inline]
-    pub fn score_moves(
+    pub(crate) fn score_moves(
         &self,
         moves: &[Move],
         scores: &mut [i32],
@@ -88,7 +88,7 @@ impl Ordering {
     }
 
     /// Rewards the quiet move that caused a cut-off and penalises the quiet moves tried before it.
-    pub fn reward_cutoff(
+    pub(crate) fn reward_cutoff(
         &mut self,
         side: Color,
         ply: usize,
@@ -117,7 +117,7 @@ fn update(value: &mut i32, bonus: i32) {
 
 /// Moves the best-scored remaining move to `index` (selection sort step) and returns it.
 #[inline(always)]
-pub fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+pub(crate) fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
     let mut best = index;
     for candidate in index + 1..moves.len() {
         if scores[candidate] > scores[best] {

@@ -45,8 +45,11 @@ pub struct SearchParams {
     pub internal_iterative_deepening: bool,
     /// Extend a node that has a single legal move by one ply.
     pub single_reply_extension: bool,
-    /// Aspiration window half-width (score units) from this depth on.
+    /// First iteration depth searched with an aspiration window (shallower ones use full
+    /// windows).
     pub aspiration_depth: u32,
+    /// Aspiration window half-width around the previous iteration's score, in score units
+    /// ([`Score::MAN`](crate::eval::score::Score::MAN) per man); it widens by half on each fail.
     pub aspiration_window: i32,
     /// Endgame databases: in the short king endings of the move-count rules, trust a table win
     /// only when its distance to conversion fits in the plies the rules leave.

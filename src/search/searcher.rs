@@ -45,6 +45,8 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with a transposition table of about `hash_mb` megabytes (at least 1), no
+    /// endgame databases, the built-in weights and the default parameters.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             table: Table::new(hash_mb.max(1)),
@@ -73,6 +75,7 @@ impl Searcher {
         self.tablebases = tablebases;
     }
 
+    /// The endgame databases the search probes (empty: none).
     pub fn tablebases(&self) -> &Arc<Tablebases> {
         &self.tablebases
     }
@@ -105,6 +108,8 @@ impl Searcher {
         }
     }
 
+    /// The size asked for the transposition table, in megabytes (at least 1; the table may be
+    /// smaller if memory was short).
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
@@ -114,6 +119,7 @@ impl Searcher {
         self.params = params;
     }
 
+    /// The search parameters in use.
     pub fn params(&self) -> SearchParams {
         self.params
     }

@@ -17,15 +17,14 @@ const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// What one thread found.
 #[derive(Clone, Debug)]
-pub struct ThreadOutcome {
-    pub completed: Option<Completed>,
-    pub partial_best: Option<RootMove>,
-    pub nodes: u64,
+pub(crate) struct ThreadOutcome {
+    pub(crate) completed: Option<Completed>,
+    pub(crate) partial_best: Option<RootMove>,
 }
 
 /// Runs the search on `orderings.len()` threads (at least one) and returns each thread's outcome,
 /// main thread first.
-pub fn run(
+pub(crate) fn run(
     shared: &Shared<'_>,
     orderings: &mut [Box<Ordering>],
     report: &mut dyn FnMut(&Report),
@@ -70,7 +69,6 @@ fn outcome(worker: &Worker<'_, '_>) -> ThreadOutcome {
     ThreadOutcome {
         completed: worker.completed.clone(),
         partial_best: worker.partial_best.clone(),
-        nodes: worker.nodes,
     }
 }
 

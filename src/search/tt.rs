@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
+pub(crate) enum Bound {
     /// The true value is at most the score (no move reached alpha).
     Upper = 1,
     /// The true value is at least the score (a move reached beta).
@@ -26,38 +26,38 @@ pub enum Bound {
 
 /// A move reduced to 17 bits: enough to find it again in the legal move list.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PackedMove(u32);
+pub(crate) struct PackedMove(u32);
 
 impl PackedMove {
-    pub const NONE: PackedMove = PackedMove(0);
+    pub(crate) const NONE: PackedMove = PackedMove(0);
 
-    pub fn pack(mv: &Move) -> PackedMove {
+    pub(crate) fn pack(mv: &Move) -> PackedMove {
         let captured = mv.captured.0;
         let hash =
             ((captured ^ (captured >> 4) ^ (captured >> 12) ^ (captured >> 24)) & 0xF) as u32;
         PackedMove(1 | (mv.from.bit() << 1) | (mv.to.bit() << 7) | (hash << 13))
     }
 
-    pub fn is_none(self) -> bool {
+    pub(crate) fn is_none(self) -> bool {
         self.0 == 0
     }
 
     /// Whether `mv` is (very likely) the move that was packed; the caller picks it from the legal
     /// moves, so a false match can only reorder moves, never play an illegal one.
     #[inline(always)]
-    pub fn matches(self, mv: &Move) -> bool {
+    pub(crate) fn matches(self, mv: &Move) -> bool {
         self.0 != 0 && PackedMove::pack(mv).0 == self.0
     }
 }
 
 /// A table hit.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Hit {
-    pub mv: PackedMove,
+pub(crate) struct Hit {
+    pub(crate) mv: PackedMove,
     /// Score relative to the stored node; convert with [`Score::from_table`].
-    pub score: Score,
-    pub depth: i32,
-    pub bound: Bound,
+    pub(crate) score: Score,
+    pub(crate) depth: i32,
+    pub(crate) bound: Bound,
 }
 
 const ENTRIES_PER_CLUSTER: usize = 4;
@@ -106,7 +106,7 @@ fn decode(data: u64) -> (Hit, u8) {
 }
 
 /// The shared table.
-pub struct Table {
+pub(crate) struct Table {
     clusters: Vec<Cluster>,
     age: u8,
 }
@@ -114,7 +114,7 @@ pub struct Table {
 impl Table {
     /// A table of about `mb` megabytes (at least one cluster). If the memory cannot be had, the
     /// size is halved until it can (a warning is logged), rather than aborting the engine.
-    pub fn new(mb: usize) -> Table {
+    pub(crate) fn new(mb: usize) -> Table {
         let mut count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
         let mut clusters: Vec<Cluster> = Vec::new();
         while clusters.try_reserve_exact(count).is_err() && count > 1 {
@@ -125,13 +125,8 @@ impl Table {
         Table { clusters, age: 0 }
     }
 
-    /// Number of 64-byte clusters.
-    pub fn clusters(&self) -> usize {
-        self.clusters.len()
-    }
-
     /// Empties every entry.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for cluster in &mut self.clusters {
             for entry in &mut cluster.words {
                 *entry[0].get_mut() = 0;
@@ -142,7 +137,7 @@ impl Table {
     }
 
     /// Starts a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.age = (self.age + 1) & 63;
     }
 
@@ -152,22 +147,9 @@ impl Table {
         &self.clusters[index]
     }
 
-    /// Hints the processor to fetch the cluster of `key`.
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let pointer = self.cluster(key) as *const Cluster as *const i8;
-            // SAFETY: prefetching is a hint; the pointer is a valid reference.
-            unsafe { std::arch::x86_64::_mm_prefetch(pointer, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Hit> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         let cluster = self.cluster(key);
         for entry in &cluster.words {
             let data = entry[1].load(Ordering::Relaxed);
@@ -180,7 +162,7 @@ impl Table {
 
     /// Stores a search result for `key`. `score` must already be in table form.
     #[inline]
-    pub fn store(&self, key: u64, mv: PackedMove, score: Score, depth: i32, bound: Bound) {
+    pub(crate) fn store(&self, key: u64, mv: PackedMove, score: Score, depth: i32, bound: Bound) {
         let cluster = self.cluster(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -219,7 +201,7 @@ impl Table {
     }
 
     /// Permille of sampled entries written in the current search.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let sample = self.clusters.len().min(250);
         let mut used = 0;
         for cluster in &self.clusters[..sample] {

@@ -35,48 +35,48 @@ use std::time::Instant;
 const POLL_INTERVAL: u64 = 1024;
 
 /// Everything the threads of one search share.
-pub struct Shared<'a> {
-    pub table: &'a Table,
-    pub control: &'a SearchControl,
+pub(crate) struct Shared<'a> {
+    pub(crate) table: &'a Table,
+    pub(crate) control: &'a SearchControl,
     /// Raised when the search must end (limit reached or stopped from outside).
-    pub abort: AtomicBool,
+    pub(crate) abort: AtomicBool,
     /// Nodes searched by all threads, flushed every [`POLL_INTERVAL`] nodes.
-    pub nodes: AtomicU64,
-    pub limits: Limits,
-    pub settings: SearchSettings,
-    pub params: SearchParams,
-    pub time: TimeManager,
-    pub start: Instant,
-    pub root: Position,
-    pub root_counters: DrawCounters,
+    pub(crate) nodes: AtomicU64,
+    pub(crate) limits: Limits,
+    pub(crate) settings: SearchSettings,
+    pub(crate) params: SearchParams,
+    pub(crate) time: TimeManager,
+    pub(crate) start: Instant,
+    pub(crate) root: Position,
+    pub(crate) root_counters: DrawCounters,
     /// Earlier game positions the root could repeat, oldest first.
-    pub history_keys: Vec<u64>,
+    pub(crate) history_keys: Vec<u64>,
     /// The root moves to search (all legal moves, or the databases' best ones).
-    pub root_moves: Vec<Move>,
+    pub(crate) root_moves: Vec<Move>,
     /// Endgame databases probed below the root (empty: none).
-    pub tablebases: &'a Tablebases,
+    pub(crate) tablebases: &'a Tablebases,
     /// Pieces in the largest loaded table (0: none); positions with more are not probed.
-    pub table_pieces: u32,
+    pub(crate) table_pieces: u32,
     /// The evaluation's weights (the built-in ones or weights loaded at run time).
-    pub eval: &'a Weights,
+    pub(crate) eval: &'a Weights,
     /// Whether the root and all its children are in the databases and probed (deeper searches add
     /// nothing).
-    pub root_in_tables: bool,
+    pub(crate) root_in_tables: bool,
     /// Material whose positions are not probed (see [`crate::search::searcher::Searcher::search`]: a won
     /// root without distances in game play).
-    pub unprobed_material: Option<Material>,
+    pub(crate) unprobed_material: Option<Material>,
     /// Lines the main thread searches and reports.
-    pub multipv: usize,
+    pub(crate) multipv: usize,
     /// Deepest iteration.
-    pub max_depth: u32,
+    pub(crate) max_depth: u32,
 }
 
 impl Shared<'_> {
-    pub fn total_nodes(&self) -> u64 {
+    pub(crate) fn total_nodes(&self) -> u64 {
         self.nodes.load(AtomicOrdering::Relaxed)
     }
 
-    pub fn raise_abort(&self) {
+    pub(crate) fn raise_abort(&self) {
         self.abort.store(true, AtomicOrdering::Release);
     }
 }
@@ -112,10 +112,10 @@ fn short_rule_limit(position: &Position) -> Option<u32> {
 
 /// The piece counts of a position: white men, white kings, black men, black kings.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Material([u32; 4]);
+pub(crate) struct Material([u32; 4]);
 
 impl Material {
-    pub fn of(position: &Position) -> Material {
+    pub(crate) fn of(position: &Position) -> Material {
         Material([
             position.men(Color::White).count(),
             position.kings(Color::White).count(),
@@ -127,22 +127,22 @@ impl Material {
 
 /// A root move with what the last search of it found.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RootMove {
-    pub mv: Move,
+pub(crate) struct RootMove {
+    pub(crate) mv: Move,
     /// Score in the current iteration (`-INFINITE` if it failed low).
-    pub score: Score,
+    pub(crate) score: Score,
     /// Score at the end of the previous iteration.
-    pub previous: Score,
-    pub pv: Vec<Move>,
-    pub seldepth: u32,
+    pub(crate) previous: Score,
+    pub(crate) pv: Vec<Move>,
+    pub(crate) seldepth: u32,
 }
 
 /// The lines of the deepest iteration a thread completed.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Completed {
-    pub depth: u32,
+pub(crate) struct Completed {
+    pub(crate) depth: u32,
     /// The best `multipv` lines, best first.
-    pub lines: Vec<RootMove>,
+    pub(crate) lines: Vec<RootMove>,
 }
 
 const NULL_MOVE: Move = Move {
@@ -158,12 +158,12 @@ const NULL_MOVE: Move = Move {
 };
 
 /// The state of one search thread.
-pub struct Worker<'s, 'a> {
+pub(crate) struct Worker<'s, 'a> {
     shared: &'s Shared<'a>,
     id: usize,
     params: SearchParams,
     ordering: &'s mut Ordering,
-    pub nodes: u64,
+    nodes: u64,
     flushed: u64,
     /// Local node budget (exact for a single thread).
     node_limit: u64,
@@ -177,13 +177,13 @@ pub struct Worker<'s, 'a> {
     path: Vec<(u64, u32)>,
     root_moves: Vec<RootMove>,
     /// The last completed iteration.
-    pub completed: Option<Completed>,
+    pub(crate) completed: Option<Completed>,
     /// A root move that beat the first move in an iteration that was then aborted.
-    pub partial_best: Option<RootMove>,
+    pub(crate) partial_best: Option<RootMove>,
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
-    pub fn new(shared: &'s Shared<'a>, id: usize, ordering: &'s mut Ordering) -> Self {
+    pub(crate) fn new(shared: &'s Shared<'a>, id: usize, ordering: &'s mut Ordering) -> Self {
         let mut path = Vec::with_capacity(shared.history_keys.len() + MAX_PLY + 1);
         for (run, &key) in shared.history_keys.iter().enumerate() {
             path.push((key, run as u32));
@@ -229,7 +229,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// Moves the local node count into the shared counter.
-    pub fn flush_nodes(&mut self) {
+    pub(crate) fn flush_nodes(&mut self) {
         let fresh = self.nodes - self.flushed;
         if fresh > 0 {
             self.shared.nodes.fetch_add(fresh, AtomicOrdering::Relaxed);
@@ -337,7 +337,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// Runs iterative deepening until a limit or the abort flag ends it. The main thread reports
     /// each completed iteration through `report`.
-    pub fn iterate(&mut self, mut report: Option<&mut dyn FnMut(&Report)>) {
+    pub(crate) fn iterate(&mut self, mut report: Option<&mut dyn FnMut(&Report)>) {
         let shared = self.shared;
         let multipv = if self.is_main() {
             shared.multipv.clamp(1, self.root_moves.len().max(1))
