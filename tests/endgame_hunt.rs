@@ -2,7 +2,7 @@
 //! diagonal, the engine (one thread, fixed nodes, so every game repeats exactly) wins within the
 //! move-count rules, playing both sides. The positions were drawn at random and kept when the
 //! endgame tables (`onca egtb probe`) call them wins 15 to 21 plies from the capture; without the
-//! compiled-in knowledge of `src/endgame.rs` the engine drew almost all of them.
+//! compiled-in knowledge of `src/eval/endgame.rs` the engine drew almost all of them.
 
 use onca::game::draw::DrawRules;
 use onca::game::record::{Game, Outcome};

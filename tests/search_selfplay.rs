@@ -4,7 +4,7 @@
 //! * `selfplay_match`: the default search against a variant with one feature switched (chosen by
 //!   the `ONCA_VARIANT` environment variable, read only here), from fixed varied openings with
 //!   both colours, at a fixed node budget per move; prints W/D/L and an Elo estimate.
-//! * `bench_positions`: plays self-play games and prints positions for `src/bench.rs`.
+//! * `bench_positions`: plays self-play games and prints positions for `src/search/bench.rs`.
 
 use onca::game::draw::DrawRules;
 use onca::game::record::{Game, Outcome};
