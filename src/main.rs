@@ -160,7 +160,7 @@ fn run(command: Command) -> Result<()> {
                 Some(path) => {
                     onca::eval::weights_file::load_weights(&path).map_err(anyhow::Error::msg)?
                 }
-                None => onca::eval::weights::Weights::DEFAULT,
+                None => onca::eval::weights::Weights::default(),
             };
             onca::eval::report::write_report(&position, &weights, &mut out)?;
         }

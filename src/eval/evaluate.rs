@@ -13,6 +13,7 @@
 //! from the side to move's view in [`Score`] units (100 = one man).
 
 use crate::eval::endgame::{self, Verdict};
+use crate::eval::patterns::{visit_patterns, REGIONS, REGION_COUNT, TABLE_LEN};
 use crate::eval::score::Score;
 use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
@@ -29,6 +30,8 @@ const BITS: usize = 35;
 pub trait FeatureSink {
     /// `count` more of `feature` (an index into the weights).
     fn add(&mut self, feature: usize, count: i32);
+    /// Region `region` of [`REGIONS`] is in configuration `index` (see [`crate::eval::patterns`]).
+    fn add_pattern(&mut self, region: usize, index: usize);
 }
 
 /// The fixed geometry of one colour: its directions and squares seen from its own side.
@@ -129,6 +132,9 @@ fn side_of(color: Color) -> &'static Side {
 /// Counts every feature of `color` in `position` into `sink` (see [`crate::eval::weights`]).
 #[inline(always)]
 pub fn visit_features(position: &Position, color: Color, sink: &mut impl FeatureSink) {
+    visit_patterns(position, color, &REGIONS, |region, index| {
+        sink.add_pattern(region, index)
+    });
     let side = side_of(color);
     let them = color.opponent();
     let men = position.men(color);
@@ -218,21 +224,41 @@ impl FeatureSink for WeightedSum<'_> {
         self.opening += self.weights.opening[feature] * count;
         self.endgame += self.weights.endgame[feature] * count;
     }
+
+    #[inline(always)]
+    fn add_pattern(&mut self, region: usize, index: usize) {
+        let [opening, endgame] = self.weights.patterns.get(region, index);
+        self.opening += i32::from(opening);
+        self.endgame += i32::from(endgame);
+    }
 }
 
-/// Feature counts of one side, by feature index.
+/// Feature counts of one side: each term's count by feature index, and each region's
+/// configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FeatureCounts(pub [i32; FEATURES]);
+pub struct FeatureCounts {
+    /// Count of each handcrafted feature.
+    pub terms: [i32; FEATURES],
+    /// Configuration index of each region of [`REGIONS`].
+    pub patterns: [usize; REGION_COUNT],
+}
 
 impl FeatureSink for FeatureCounts {
     fn add(&mut self, feature: usize, count: i32) {
-        self.0[feature] += count;
+        self.terms[feature] += count;
+    }
+
+    fn add_pattern(&mut self, region: usize, index: usize) {
+        self.patterns[region] = index;
     }
 }
 
 /// The feature counts of `color` in `position`.
 pub fn feature_counts(position: &Position, color: Color) -> FeatureCounts {
-    let mut counts = FeatureCounts([0; FEATURES]);
+    let mut counts = FeatureCounts {
+        terms: [0; FEATURES],
+        patterns: [0; REGION_COUNT],
+    };
     visit_features(position, color, &mut counts);
     counts
 }
@@ -246,7 +272,7 @@ fn phase(position: &Position) -> i32 {
 /// The static evaluation of `position` from the side to move's view, with the default weights.
 #[inline]
 pub fn evaluate(position: &Position) -> Score {
-    evaluate_with(position, &Weights::DEFAULT)
+    evaluate_with(position, Weights::builtin())
 }
 
 /// The static evaluation of `position` from the side to move's view, with `weights`.
@@ -279,10 +305,25 @@ pub fn evaluate_with(position: &Position, weights: &Weights) -> Score {
     })
 }
 
+/// A position's evaluation from White's view as a linear function of the weights (see
+/// [`linear_features`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearFeatures {
+    /// The coefficient of each tunable term weight ([`Weights::tunable`] order).
+    pub terms: [f32; TUNABLE],
+    /// The opening share of the blend (pieces / 24); the endgame share is `1 - opening_share`.
+    pub opening_share: f32,
+    /// Per region, White's and Black's configuration as a flat pattern entry
+    /// (`region * TABLE_LEN + index`): White's entry counts `+1`, Black's `-1`, each with the
+    /// phase shares.
+    pub patterns: [(u32, u32); REGION_COUNT],
+}
+
 /// The evaluation of `position` from White's view as a linear function of the weights:
-/// `eval ≈ sum(tunable[i] * features[i])` (up to the integer truncation of the blend, at most
-/// one unit). `None` when the endgame knowledge scores the position instead of the weights.
-pub fn linear_features(position: &Position) -> Option<[f32; TUNABLE]> {
+/// `eval ≈ sum(tunable[i] * terms[i])` plus, per region, White's pattern entry minus Black's,
+/// blended by phase (up to the integer truncation of the blend, at most one unit). `None` when
+/// the endgame knowledge scores the position instead of the weights.
+pub fn linear_features(position: &Position) -> Option<LinearFeatures> {
     if endgame::classify(position) != Verdict::Normal {
         return None;
     }
@@ -290,35 +331,50 @@ pub fn linear_features(position: &Position) -> Option<[f32; TUNABLE]> {
     let black = feature_counts(position, Color::Black);
     let pieces = phase(position) as f32;
     let full = PHASE_PIECES as f32;
-    let mut out = [0.0; TUNABLE];
+    let mut terms = [0.0; TUNABLE];
     for feature in 0..FEATURES {
-        let difference = (white.0[feature] - black.0[feature]) as f32;
-        out[feature] = difference * pieces / full;
-        out[FEATURES + feature] = difference * (full - pieces) / full;
+        let difference = (white.terms[feature] - black.terms[feature]) as f32;
+        terms[feature] = difference * pieces / full;
+        terms[FEATURES + feature] = difference * (full - pieces) / full;
     }
-    Some(out)
+    let flat = |region: usize, index: usize| (region * TABLE_LEN + index) as u32;
+    let patterns = std::array::from_fn(|region| {
+        (
+            flat(region, white.patterns[region]),
+            flat(region, black.patterns[region]),
+        )
+    });
+    Some(LinearFeatures {
+        terms,
+        opening_share: pieces / full,
+        patterns,
+    })
 }
 
-/// One colour's share of the weighted evaluation by feature group, phase-blended, in score units
-/// from that colour's view (before the endgame verdict): (group name, value) pairs.
+/// One colour's share of the weighted evaluation by feature group, then by pattern region (the
+/// regions it reads in its own view), phase-blended, in score units from that colour's view
+/// (before the endgame verdict): (name, value) pairs.
 pub fn breakdown(position: &Position, color: Color, weights: &Weights) -> Vec<(&'static str, f64)> {
     let counts = feature_counts(position, color);
     let pieces = f64::from(phase(position));
     let full = f64::from(PHASE_PIECES);
-    GROUPS
-        .iter()
-        .map(|group| {
-            let value = (group.first..group.first + group.len)
-                .map(|feature| {
-                    let count = f64::from(counts.0[feature]);
-                    let opening = f64::from(weights.opening[feature]);
-                    let endgame = f64::from(weights.endgame[feature]);
-                    count * (opening * pieces + endgame * (full - pieces)) / full
-                })
-                .sum();
-            (group.name, value)
-        })
-        .collect()
+    let terms = GROUPS.iter().map(|group| {
+        let value = (group.first..group.first + group.len)
+            .map(|feature| {
+                let count = f64::from(counts.terms[feature]);
+                let opening = f64::from(weights.opening[feature]);
+                let endgame = f64::from(weights.endgame[feature]);
+                count * (opening * pieces + endgame * (full - pieces)) / full
+            })
+            .sum();
+        (group.name, value)
+    });
+    let patterns = REGIONS.iter().enumerate().map(|(region, spec)| {
+        let [opening, endgame] = weights.patterns.get(region, counts.patterns[region]);
+        let value = (f64::from(opening) * pieces + f64::from(endgame) * (full - pieces)) / full;
+        (spec.name, value)
+    });
+    terms.chain(patterns).collect()
 }
 
 /// Whether `color` could capture if it were its turn (used to see threats in quiescence).
@@ -386,19 +442,57 @@ mod tests {
         out
     }
 
+    /// The built-in weights with every pattern entry set to a pseudo-random value in -40..=40.
+    fn weights_with_patterns() -> Weights {
+        let mut weights = Weights::default();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for region in 0..REGION_COUNT {
+            for index in 0..TABLE_LEN {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let value = |shift: u32| ((state >> shift) % 81) as i16 - 40;
+                weights.patterns.set(region, index, [value(0), value(32)]);
+            }
+        }
+        weights
+    }
+
+    /// The linear form's value for `weights`.
+    fn linear_eval(features: &LinearFeatures, weights: &Weights) -> f32 {
+        let terms: f32 = features
+            .terms
+            .iter()
+            .zip(weights.tunable())
+            .map(|(f, w)| f * w as f32)
+            .sum();
+        let share = features.opening_share;
+        let entry = |flat: u32| {
+            let flat = flat as usize;
+            let [opening, endgame] = weights.patterns.get(flat / TABLE_LEN, flat % TABLE_LEN);
+            f32::from(opening) * share + f32::from(endgame) * (1.0 - share)
+        };
+        let patterns: f32 = features
+            .patterns
+            .iter()
+            .map(|&(white, black)| entry(white) - entry(black))
+            .sum();
+        terms + patterns
+    }
+
     #[test]
     fn linear_features_reproduce_the_evaluation() {
-        let values = Weights::DEFAULT.tunable();
+        let weights = weights_with_patterns();
         let mut checked = 0;
         for position in sample_positions() {
             let Some(features) = linear_features(&position) else {
                 continue;
             };
             checked += 1;
-            let linear: f32 = features.iter().zip(values).map(|(f, w)| f * w as f32).sum();
+            let linear = linear_eval(&features, &weights);
             let white_view = match position.side_to_move() {
-                Color::White => evaluate(&position).0,
-                Color::Black => -evaluate(&position).0,
+                Color::White => evaluate_with(&position, &weights).0,
+                Color::Black => -evaluate_with(&position, &weights).0,
             };
             assert!(
                 (linear - white_view as f32).abs() <= 1.0,
@@ -406,16 +500,18 @@ mod tests {
                 crate::notation::fen::to_fen(&position)
             );
             let flipped = linear_features(&position.color_flipped()).expect("same material");
-            for (a, b) in features.iter().zip(flipped) {
+            for (a, b) in features.terms.iter().zip(flipped.terms) {
                 assert!((a + b).abs() < 1e-4);
             }
+            let swapped: Vec<(u32, u32)> = flipped.patterns.iter().map(|&(w, b)| (b, w)).collect();
+            assert_eq!(features.patterns.to_vec(), swapped);
         }
         assert!(checked > 1_500, "{checked}");
     }
 
     #[test]
     fn mirrored_positions_score_the_same_for_the_side_to_move() {
-        let weights = Weights::DEFAULT;
+        let weights = weights_with_patterns();
         for position in sample_positions() {
             assert_eq!(
                 evaluate_with(&position, &weights),
@@ -428,33 +524,33 @@ mod tests {
     fn formations_are_counted() {
         // A white man on 22 (c3) backed by 25 and 26 (b2, d2) is a triangle; alone it hangs.
         let triangle = feature_counts(&position("W:W22,25,26:B1"), Color::White);
-        assert_eq!(triangle.0[TRIANGLE], 1);
-        assert_eq!(triangle.0[HANGING], 0);
+        assert_eq!(triangle.terms[TRIANGLE], 1);
+        assert_eq!(triangle.terms[HANGING], 0);
         let hanging = feature_counts(&position("W:W22:B1"), Color::White);
-        assert_eq!(hanging.0[HANGING], 1);
-        assert_eq!(hanging.0[ISOLATED], 1);
+        assert_eq!(hanging.terms[HANGING], 1);
+        assert_eq!(hanging.terms[ISOLATED], 1);
         // Black's bridge on 2 and 3 (c1/e1 from its side); a man on 1 (b8) is on its back row.
         let bridge = feature_counts(&position("W:W29:B1,2,3"), Color::Black);
-        assert_eq!(bridge.0[BRIDGE], 1);
-        assert_eq!(bridge.0[BACK_GUARD + 3], 1);
+        assert_eq!(bridge.terms[BRIDGE], 1);
+        assert_eq!(bridge.terms[BACK_GUARD + 3], 1);
         // A white man on 29 (a1) blocked by white 25 ahead: locked (a1 has one forward square).
         let locked = feature_counts(&position("W:W29,25:B1"), Color::White);
-        assert_eq!(locked.0[LOCKED], 1);
+        assert_eq!(locked.terms[LOCKED], 1);
         // A man on 5 (a7), one row from promotion, with no black man ahead: a runaway.
         let runaway = feature_counts(&position("W:W5:B28"), Color::White);
-        assert_eq!(runaway.0[RUNAWAY], 1);
+        assert_eq!(runaway.terms[RUNAWAY], 1);
     }
 
     #[test]
     fn kings_lose_value_as_they_multiply_and_count_mobility() {
         let counts = feature_counts(&position("W:WK29,K1,K2,K3:B28"), Color::White);
-        assert_eq!(counts.0[FIRST_KING], 1);
-        assert_eq!(counts.0[SECOND_KING], 1);
-        assert_eq!(counts.0[MORE_KINGS], 2);
-        assert_eq!(counts.0[KING_LONG_DIAGONAL], 1);
+        assert_eq!(counts.terms[FIRST_KING], 1);
+        assert_eq!(counts.terms[SECOND_KING], 1);
+        assert_eq!(counts.terms[MORE_KINGS], 2);
+        assert_eq!(counts.terms[KING_LONG_DIAGONAL], 1);
         // A king on a1 sees the whole long diagonal: 7 empty squares.
         let alone = feature_counts(&position("W:WK29:B28"), Color::White);
-        assert_eq!(alone.0[KING_MOBILITY], 7);
+        assert_eq!(alone.terms[KING_MOBILITY], 7);
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! all endgame weights); [`Weights::to_text`] and [`Weights::parse_text`] give a plain
 //! `name opening endgame` file.
 //!
-//! [`Weights::HAND_SET`] are the values chosen by hand before any tuning; [`Weights::DEFAULT`] is
+//! [`Weights::hand_set`] are the values chosen by hand before any tuning; [`Weights::builtin`] is
 //! what the engine plays with.
+
+use crate::eval::patterns::PatternWeights;
 
 /// A named run of consecutive features (one entry for plain features, several for tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,11 +95,23 @@ const fn group(name: &'static str, first: usize, len: usize) -> FeatureGroup {
 }
 
 /// All evaluation weights, in score units (100 = one man).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Weight of each feature with all 24 pieces on the board.
     pub opening: [i32; FEATURES],
     /// Weight of each feature with the board empty (blended linearly in between).
+    pub endgame: [i32; FEATURES],
+    /// The pattern tables of [`crate::eval::patterns::REGIONS`], blended the same way.
+    pub patterns: PatternWeights,
+}
+
+/// The handcrafted terms' weights alone, without patterns: what `onca-tune export` compiles in
+/// ([`crate::eval::weights_tuned`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermWeights {
+    /// Weight of each feature with all 24 pieces on the board.
+    pub opening: [i32; FEATURES],
+    /// Weight of each feature with the board empty.
     pub endgame: [i32; FEATURES],
 }
 
@@ -127,7 +141,7 @@ const fn is_near_centre(index: usize) -> bool {
 
 /// The hand-set weights: the original evaluation's values (a man 100 plus advancement, centre and
 /// edge bonuses, a king 300, back guards on c1/e1, runaways) and modest guesses for the newer terms.
-const fn hand_set() -> Weights {
+const fn hand_set_terms() -> ([i32; FEATURES], [i32; FEATURES]) {
     const ADVANCE_OPENING: [i32; 8] = [0, 0, 2, 4, 6, 9, 14, 0];
     const ADVANCE_ENDGAME: [i32; 8] = [0, 6, 12, 20, 30, 42, 60, 0];
     let mut opening = [0; FEATURES];
@@ -178,12 +192,19 @@ const fn hand_set() -> Weights {
         endgame[feature] = end;
         term += 1;
     }
-    Weights { opening, endgame }
+    (opening, endgame)
 }
 
 impl Weights {
-    /// The weights chosen by hand before any tuning.
-    pub const HAND_SET: Weights = hand_set();
+    /// The weights chosen by hand before any tuning (no patterns).
+    pub fn hand_set() -> Weights {
+        let (opening, endgame) = hand_set_terms();
+        Weights {
+            opening,
+            endgame,
+            patterns: PatternWeights::zero(),
+        }
+    }
 
     /// The tunable weights as a flat vector: the opening weights, then the endgame weights.
     pub fn tunable(&self) -> [i32; TUNABLE] {
@@ -195,7 +216,7 @@ impl Weights {
 
     /// The weights given by a flat vector in [`Weights::tunable`] order.
     pub fn with_tunable(&self, values: &[i32; TUNABLE]) -> Weights {
-        let mut out = *self;
+        let mut out = self.clone();
         out.opening.copy_from_slice(&values[..FEATURES]);
         out.endgame.copy_from_slice(&values[FEATURES..]);
         out
@@ -234,12 +255,12 @@ impl Weights {
         text
     }
 
-    /// Reads [`Weights::to_text`] output. Features not given keep their [`Weights::DEFAULT`]
+    /// Reads [`Weights::to_text`] output. Features not given keep their [`Weights::builtin`]
     /// weights; blank lines and `#` comments are skipped; unknown names, bad numbers and repeated
     /// names are errors naming the line.
     pub fn parse_text(text: &str) -> Result<Weights, String> {
         let names = Self::feature_names();
-        let mut out = Self::DEFAULT;
+        let mut out = Self::builtin().clone();
         let mut seen = [false; FEATURES];
         for (number, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -294,7 +315,7 @@ mod tests {
 
     #[test]
     fn hand_set_square_table_matches_the_original_terms() {
-        let w = Weights::HAND_SET;
+        let w = Weights::hand_set();
         // Own back row a1 (29): no advancement, edge.
         assert_eq!(w.opening[MAN_SQUARE + 28], 96);
         // d4 (square 18): central, three rows advanced.
@@ -308,27 +329,30 @@ mod tests {
         // Regenerate with `onca-tune hand-set --out tuning/weights/hand-set.txt` when HAND_SET
         // changes.
         let hand_set = include_str!("../../tuning/weights/hand-set.txt");
-        assert_eq!(Weights::parse_text(hand_set), Ok(Weights::HAND_SET));
-        assert_ne!(Weights::DEFAULT, Weights::HAND_SET);
+        assert_eq!(Weights::parse_text(hand_set), Ok(Weights::hand_set()));
+        assert_ne!(Weights::builtin().clone(), Weights::hand_set());
     }
 
     #[test]
     fn tunable_vector_round_trips() {
-        let mut values = Weights::DEFAULT.tunable();
+        let mut values = Weights::builtin().clone().tunable();
         for (i, value) in values.iter_mut().enumerate() {
             *value += i as i32;
         }
-        let changed = Weights::DEFAULT.with_tunable(&values);
+        let changed = Weights::builtin().clone().with_tunable(&values);
         assert_eq!(changed.tunable(), values);
     }
 
     #[test]
     fn text_round_trips_and_rejects_garbage() {
-        let mut weights = Weights::DEFAULT;
+        let mut weights = Weights::builtin().clone();
         weights.opening[RUNAWAY + 5] = -7;
         weights.endgame[TRIANGLE] = 11;
         assert_eq!(Weights::parse_text(&weights.to_text()), Ok(weights));
-        assert_eq!(Weights::parse_text("# nothing\n\n"), Ok(Weights::DEFAULT));
+        assert_eq!(
+            Weights::parse_text("# nothing\n\n"),
+            Ok(Weights::builtin().clone())
+        );
         for bad in [
             "triangle",
             "triangle 1",

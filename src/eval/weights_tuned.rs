@@ -1,9 +1,9 @@
 //! Evaluation weights written by `onca-tune export`; do not edit by hand.
 
-use crate::eval::weights::Weights;
+use crate::eval::weights::TermWeights;
 
 /// Weights fitted by the tuner (see tuning/README.md).
-pub const TUNED: Weights = Weights {
+pub const TUNED: TermWeights = TermWeights {
     opening: [
         100, // man_square[0]
         100, // man_square[1]

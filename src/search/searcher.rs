@@ -40,7 +40,7 @@ pub struct Searcher {
     tablebases: Arc<Tablebases>,
     /// Pieces in the largest loaded table (0: none): positions with more are never probed.
     table_pieces: u32,
-    /// Evaluation weights loaded at run time (`None`: the built-in [`Weights::DEFAULT`]).
+    /// Evaluation weights loaded at run time (`None`: the built-in [`Weights::default()`]).
     weights: Option<Arc<Weights>>,
 }
 
@@ -96,7 +96,7 @@ impl Searcher {
 
     /// The weights the search evaluates with.
     pub fn weights(&self) -> &Weights {
-        self.weights.as_deref().unwrap_or(&Weights::DEFAULT)
+        self.weights.as_deref().unwrap_or(Weights::builtin())
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -173,7 +173,7 @@ impl Searcher {
         };
         // Borrowed field by field (not through `weights()`): the orderings are borrowed
         // mutably while the threads run.
-        let eval = self.weights.as_deref().unwrap_or(&Weights::DEFAULT);
+        let eval = self.weights.as_deref().unwrap_or(Weights::builtin());
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
             let score = evaluate_with(&root.play(&first), eval).neg();

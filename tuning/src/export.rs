@@ -16,9 +16,9 @@ pub fn to_rust(weights: &Weights) -> String {
     };
     format!(
         "//! Evaluation weights written by `onca-tune export`; do not edit by hand.\n\n\
-         use crate::eval::weights::Weights;\n\n\
+         use crate::eval::weights::TermWeights;\n\n\
          /// Weights fitted by the tuner (see tuning/README.md).\n\
-         pub const TUNED: Weights = Weights {{\n    opening: [\n{}    ],\n    endgame: [\n{}    ],\n}};\n",
+         pub const TUNED: TermWeights = TermWeights {{\n    opening: [\n{}    ],\n    endgame: [\n{}    ],\n}};\n",
         table(&weights.opening),
         table(&weights.endgame),
     )
@@ -40,5 +40,5 @@ pub fn from_rust(source: &str) -> Result<Weights, String> {
     let values: [i32; TUNABLE] = numbers.try_into().map_err(|numbers: Vec<i32>| {
         format!("expected {TUNABLE} numbers, found {}", numbers.len())
     })?;
-    Ok(Weights::DEFAULT.with_tunable(&values))
+    Ok(Weights::builtin().with_tunable(&values))
 }

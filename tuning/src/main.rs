@@ -52,7 +52,7 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Starting weights (a `name opening endgame` file); default: the engine's built-in
-        /// weights (`Weights::DEFAULT`). The L2 penalty pulls toward these.
+        /// weights (`Weights::default()`). The L2 penalty pulls toward these.
         #[arg(long)]
         start: Option<PathBuf>,
         /// Gradient steps in the whole run.
@@ -74,7 +74,7 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
-    /// Write the hand-set weights (`Weights::HAND_SET`) as `name opening endgame` lines, the
+    /// Write the hand-set weights (`Weights::hand_set()`) as `name opening endgame` lines, the
     /// format `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt is written this way).
     HandSet {
         #[arg(long)]
@@ -185,7 +185,7 @@ fn run(command: Command) -> Result<()> {
             checkpoint_every,
             resume,
         }),
-        Command::HandSet { out } => std::fs::write(&out, Weights::HAND_SET.to_text())
+        Command::HandSet { out } => std::fs::write(&out, Weights::hand_set().to_text())
             .with_context(|| format!("cannot write {}", out.display())),
         Command::Export { weights, out } => {
             let parsed = load_weights(&weights).map_err(anyhow::Error::msg)?;
@@ -260,7 +260,7 @@ fn tune_command(args: TuneArgs) -> Result<()> {
     }
     let base = match &args.start {
         Some(path) => load_weights(path).map_err(anyhow::Error::msg)?,
-        None => Weights::DEFAULT,
+        None => Weights::default(),
     };
     let reading = Instant::now();
     let text = std::fs::read_to_string(&args.data)

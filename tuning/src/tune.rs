@@ -18,7 +18,7 @@ use rayon::prelude::*;
 /// The position's linear features, or `None` when the engine scores it by a fixed rule (such
 /// positions tell the tuner nothing and are skipped).
 pub fn features_of(position: &Position) -> Option<[f32; TUNABLE]> {
-    linear_features(position)
+    linear_features(position).map(|features| features.terms)
 }
 
 /// Training and validation samples read from a data file.

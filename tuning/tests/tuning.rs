@@ -259,15 +259,18 @@ fn data_files_parse_with_a_deterministic_validation_split() {
 
 #[test]
 fn exported_weights_round_trip() {
-    let mut values = Weights::DEFAULT.tunable();
+    let mut values = Weights::builtin().tunable();
     for (i, value) in values.iter_mut().enumerate() {
         *value += i as i32 * 3 - 40;
     }
-    let weights = Weights::DEFAULT.with_tunable(&values);
+    let weights = Weights::builtin().with_tunable(&values);
     let source = to_rust(&weights);
     assert!(source.contains("pub const TUNED: Weights = Weights {"));
     assert_eq!(from_rust(&source), Ok(weights));
-    assert_eq!(from_rust(&to_rust(&Weights::DEFAULT)), Ok(Weights::DEFAULT));
+    assert_eq!(
+        from_rust(&to_rust(Weights::builtin())),
+        Ok(Weights::default())
+    );
     assert!(from_rust("nothing here").is_err());
     assert!(from_rust("Weights { opening: [1, 2] }").is_err());
 }
