@@ -10,7 +10,43 @@
 //! [`Weights::hand_set`] are the values chosen by hand before any tuning; [`Weights::builtin`] is
 //! what the engine plays with.
 
-use crate::eval::patterns::PatternWeights;
+use crate::egtb::codec::{fnv1a, FNV_START};
+use crate::eval::patterns::{PatternWeights, REGIONS, TABLE_LEN};
+
+/// The first line of a version-2 weights file ([`Weights::to_text`]).
+pub const FORMAT_HEADER: &str = "onca-weights 2";
+
+/// The text of a version-2 file without its `checksum` line, if that line is last and matches.
+fn checked_body(text: &str) -> Result<&str, String> {
+    let trimmed = text.trim_end_matches(['\n', '\r']);
+    let (body, last) = match trimmed.rfind('\n') {
+        Some(at) => (&text[..at + 1], &trimmed[at + 1..]),
+        None => return Err(String::from("line 1: no `checksum` line")),
+    };
+    let line = body.lines().count() + 1;
+    let stored = last
+        .trim()
+        .strip_prefix("checksum ")
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .ok_or_else(|| {
+            format!("line {line}: expected `checksum` and 16 hex digits as the last line")
+        })?;
+    let actual = fnv1a(FNV_START, body.as_bytes());
+    if stored != actual {
+        return Err(format!(
+            "line {line}: checksum mismatch (the file is damaged or was edited by hand)"
+        ));
+    }
+    Ok(body)
+}
+
+/// The (region, index) of a pattern entry name such as `block_r2_c2[4020]`.
+fn pattern_entry(name: &str) -> Option<(usize, usize)> {
+    let (region, rest) = name.split_once('[')?;
+    let index: usize = rest.strip_suffix(']')?.parse().ok()?;
+    let region = REGIONS.iter().position(|known| known.name == region)?;
+    (index < TABLE_LEN).then_some((region, index))
+}
 
 /// A named run of consecutive features (one entry for plain features, several for tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,28 +279,56 @@ impl Weights {
         opening.chain(endgame).collect()
     }
 
-    /// Every feature as a `name opening endgame` line.
+    /// The weights as a version-2 weights file: the header line [`FORMAT_HEADER`], every
+    /// feature as a `name opening endgame` line, every non-zero pattern entry as a
+    /// `region[index] opening endgame` line, and a last line `checksum H`: the 64-bit FNV-1a of
+    /// all bytes before that line, in 16 hex digits.
     pub fn to_text(&self) -> String {
-        let mut text = String::new();
+        let mut text = format!("{FORMAT_HEADER}\n");
         for (index, name) in Self::feature_names().iter().enumerate() {
             text.push_str(&format!(
                 "{name} {} {}\n",
                 self.opening[index], self.endgame[index]
             ));
         }
+        for (region, index, [opening, endgame]) in self.patterns.non_zero() {
+            let name = REGIONS[region].name;
+            text.push_str(&format!("{name}[{index}] {opening} {endgame}\n"));
+        }
+        let checksum = fnv1a(FNV_START, text.as_bytes());
+        text.push_str(&format!("checksum {checksum:016x}\n"));
         text
     }
 
-    /// Reads [`Weights::to_text`] output. Features not given keep their [`Weights::builtin`]
-    /// weights; blank lines and `#` comments are skipped; unknown names, bad numbers and repeated
-    /// names are errors naming the line.
+    /// Reads a weights file: version 2 ([`Weights::to_text`], checked against its checksum) or
+    /// version 1 (no header, no checksum, no patterns: the round-1 files). Features not given
+    /// keep their [`Weights::builtin`] weights and pattern entries not given are zero; blank
+    /// lines and `#` comments are skipped; unknown names, bad numbers, repeated names, a missing
+    /// or wrong checksum and an unknown version are errors naming the line.
     pub fn parse_text(text: &str) -> Result<Weights, String> {
+        let body = match text.strip_prefix(FORMAT_HEADER) {
+            Some(rest) if rest.starts_with('\n') || rest.starts_with("\r\n") => {
+                Some(checked_body(text)?)
+            }
+            _ => None,
+        };
+        if body.is_none() && text.trim_start().starts_with("onca-weights") {
+            return Err(String::from(
+                "line 1: unknown weights format version (this engine reads version 2)",
+            ));
+        }
+        let versioned = body.is_some();
+        let text = body.unwrap_or(text);
         let names = Self::feature_names();
         let mut out = Self::builtin().clone();
+        if versioned {
+            out.patterns = PatternWeights::zero();
+        }
         let mut seen = [false; FEATURES];
+        let mut seen_patterns = std::collections::HashSet::new();
         for (number, line) in text.lines().enumerate() {
             let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            if line.is_empty() || line.starts_with('#') || (versioned && number == 0) {
                 continue;
             }
             let error = |what: String| format!("line {}: {what}", number + 1);
@@ -272,6 +336,33 @@ impl Weights {
             let [name, opening, endgame] = parts[..] else {
                 return Err(error(String::from("expected `name opening endgame`")));
             };
+            let parse = |value: &str, limit: i32| {
+                value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= limit)
+                    .ok_or_else(|| {
+                        error(format!(
+                            "bad weight `{value}` (an integer, at most {limit} in size)"
+                        ))
+                    })
+            };
+            if let Some((region, index)) = pattern_entry(name) {
+                if !versioned {
+                    return Err(error(String::from(
+                        "pattern entries need a version-2 file (header and checksum)",
+                    )));
+                }
+                if !seen_patterns.insert((region, index)) {
+                    return Err(error(format!("`{name}` given twice")));
+                }
+                let limit = i32::from(i16::MAX);
+                let value = [parse(opening, limit)?, parse(endgame, limit)?];
+                // In range by the limit just checked.
+                out.patterns
+                    .set(region, index, value.map(|v| v.clamp(-limit, limit) as i16));
+                continue;
+            }
             let index = names
                 .iter()
                 .position(|known| known == name)
@@ -279,19 +370,8 @@ impl Weights {
             if std::mem::replace(&mut seen[index], true) {
                 return Err(error(format!("`{name}` given twice")));
             }
-            let parse = |value: &str| {
-                value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|v| v.abs() <= 100_000)
-                    .ok_or_else(|| {
-                        error(format!(
-                            "bad weight `{value}` (an integer, at most 100000 in size)"
-                        ))
-                    })
-            };
-            out.opening[index] = parse(opening)?;
-            out.endgame[index] = parse(endgame)?;
+            out.opening[index] = parse(opening, 100_000)?;
+            out.endgame[index] = parse(endgame, 100_000)?;
         }
         Ok(out)
     }
@@ -364,6 +444,40 @@ mod tests {
             "triangle 99999999999 1",
         ] {
             assert!(Weights::parse_text(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn version_two_files_carry_patterns_and_are_checked() {
+        let mut weights = Weights::hand_set();
+        weights.patterns.set(0, 0, [3, -4]);
+        weights.patterns.set(12, TABLE_LEN - 1, [-32767, 32767]);
+        let text = weights.to_text();
+        assert!(text.starts_with("onca-weights 2\n"));
+        assert!(text.contains("block_r0_c0[0] 3 -4\n"));
+        assert_eq!(Weights::parse_text(&text), Ok(weights.clone()));
+        // Damage anywhere before the checksum line is caught, naming the checksum line.
+        let damaged = text.replace("block_r0_c0[0] 3 -4", "block_r0_c0[0] 3 -5");
+        let error = Weights::parse_text(&damaged).expect_err("damaged");
+        assert!(error.contains("checksum mismatch"), "{error}");
+        let cut = &text[..text.len() / 2];
+        assert!(Weights::parse_text(cut).is_err());
+        let no_checksum = text.replace("checksum", "# checksum");
+        assert!(Weights::parse_text(&no_checksum).is_err());
+        // Patterns need the versioned format; unknown versions are refused.
+        assert!(Weights::parse_text("block_r0_c0[0] 1 1").is_err());
+        assert!(Weights::parse_text("onca-weights 3\n").is_err());
+        // Entries out of range, repeated or of unknown regions are refused.
+        for bad in [
+            "block_r0_c0[6561] 1 1",
+            "block_r0_c0[1] 40000 1",
+            "block_r0_c0[1] 1 1\nblock_r0_c0[1] 1 1",
+            "block_r9_c9[1] 1 1",
+        ] {
+            let mut text = format!("{FORMAT_HEADER}\n{bad}\n");
+            let checksum = fnv1a(FNV_START, text.as_bytes());
+            text.push_str(&format!("checksum {checksum:016x}\n"));
+            assert!(Weights::parse_text(&text).is_err(), "{bad}");
         }
     }
 }

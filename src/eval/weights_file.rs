@@ -7,8 +7,9 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Larger than any weights file (one short line per feature).
-const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Larger than any weights file (one short line per feature and per non-zero pattern entry: at
+/// most about 4 MB).
+const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Reads and parses the weights file at `path`. Names the file leaves out keep their built-in
 /// values; the error names the file and the reason.
@@ -16,7 +17,7 @@ pub fn load_weights(path: &Path) -> Result<Weights, String> {
     let cannot_read =
         |error: std::io::Error| format!("cannot read weights file '{}': {error}", path.display());
     let file = std::fs::File::open(path).map_err(cannot_read)?;
-    // A weights file is a few KB; a path to something endless (a device, a pipe) must not
+    // A weights file is a few MB at most; a path to something endless (a device, a pipe) must not
     // hang or exhaust the engine.
     let mut text = String::new();
     file.take(MAX_FILE_BYTES + 1)

@@ -3,7 +3,6 @@
 //! temporary file renamed over the old one) so an interrupted write never loses the last one.
 
 use anyhow::{bail, Context, Result};
-use onca::eval::weights::Weights;
 use std::path::Path;
 
 const TITLE: &str = "# onca-tune checkpoint";
@@ -15,7 +14,7 @@ pub struct Checkpoint {
     pub step: usize,
     /// The fitted scale (kept on resume: the weights were fitted for it).
     pub k: f64,
-    /// Unrounded tunable weights, in [`Weights::tunable_names`] order.
+    /// Unrounded tunable weights, in [`crate::tune::weight_names`] order.
     pub weights: Vec<f64>,
 }
 
@@ -23,7 +22,7 @@ impl Checkpoint {
     /// The checkpoint as text.
     pub fn to_text(&self) -> String {
         let mut text = format!("{TITLE}\nstep {}\nk {:e}\n", self.step, self.k);
-        for (name, value) in Weights::tunable_names().iter().zip(&self.weights) {
+        for (name, value) in crate::tune::weight_names().iter().zip(&self.weights) {
             text.push_str(&format!("{name} {value:e}\n"));
         }
         text
@@ -31,7 +30,12 @@ impl Checkpoint {
 
     /// Reads [`Checkpoint::to_text`]; every current tunable weight must be given exactly once.
     pub fn parse_text(text: &str) -> Result<Checkpoint> {
-        let names = Weights::tunable_names();
+        let names = crate::tune::weight_names();
+        let by_name: std::collections::HashMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| (name.as_str(), index))
+            .collect();
         let mut weights: Vec<Option<f64>> = vec![None; names.len()];
         let (mut step, mut k) = (None, None);
         for (number, line) in text.lines().enumerate() {
@@ -47,7 +51,7 @@ impl Checkpoint {
                 "step" => step = Some(value.parse().context(format!("line {}", number + 1))?),
                 "k" => k = Some(value.parse().context(format!("line {}", number + 1))?),
                 _ => {
-                    let Some(index) = names.iter().position(|known| known == name) else {
+                    let Some(&index) = by_name.get(name) else {
                         bail!(
                             "line {}: unknown weight `{name}` (checkpoint of another evaluation?)",
                             number + 1

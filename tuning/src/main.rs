@@ -61,9 +61,12 @@ enum Command {
         /// Adam step size in score units.
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
-        /// L2 penalty per squared score unit of distance from the starting weights.
+        /// L2 penalty per squared score unit of distance from the starting weights (terms).
         #[arg(long, default_value_t = 1e-7)]
         lambda: f64,
+        /// L2 penalty per squared score unit on each pattern weight (pulls toward zero).
+        #[arg(long, default_value_t = 1e-6)]
+        pattern_lambda: f64,
         /// Fraction of the lines held out for validation (chosen by a hash of the line).
         #[arg(long, default_value_t = 0.1)]
         validation: f64,
@@ -168,6 +171,7 @@ fn run(command: Command) -> Result<()> {
             iterations,
             rate,
             lambda,
+            pattern_lambda,
             validation,
             checkpoint_every,
             resume,
@@ -179,6 +183,7 @@ fn run(command: Command) -> Result<()> {
             settings: tune::Settings {
                 k: 0.0,
                 lambda,
+                pattern_lambda,
                 rate,
             },
             validation,
@@ -293,7 +298,18 @@ fn tune_command(args: TuneArgs) -> Result<()> {
             unused.join(", ")
         );
     }
-    let anchor = tune::to_floats(&base);
+    let occurrences = data.training.occurrences(tune::WEIGHT_COUNT);
+    let seen_patterns = occurrences[TUNABLE..]
+        .iter()
+        .filter(|&&count| count > 0)
+        .count();
+    println!(
+        "pattern weights seen in training: {seen_patterns} of {}",
+        tune::WEIGHT_COUNT - TUNABLE
+    );
+    // Terms are pulled toward the start weights, patterns toward zero.
+    let mut anchor = tune::to_floats(&base);
+    anchor[TUNABLE..].iter_mut().for_each(|w| *w = 0.0);
     let checkpoint_path = with_suffix(&args.out, ".checkpoint");
     let (k, first_step, start) = if args.resume {
         let checkpoint = Checkpoint::load(&checkpoint_path)?;
@@ -305,7 +321,8 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         );
         (checkpoint.k, checkpoint.step + 1, checkpoint.weights)
     } else {
-        (tune::fit_k(&data.training, &anchor), 1, anchor.clone())
+        let start = tune::to_floats(&base);
+        (tune::fit_k(&data.training, &start), 1, start)
     };
     let settings = tune::Settings { k, ..args.settings };
     let report = |label: &str, weights: &[f64]| {
@@ -319,8 +336,11 @@ fn tune_command(args: TuneArgs) -> Result<()> {
             tune::error(&data.training, weights, k)
         );
     };
-    println!("K = {k:.6}, lambda = {:e}", settings.lambda);
-    report("start weights", &anchor);
+    println!(
+        "K = {k:.6}, lambda = {:e}, pattern lambda = {:e}",
+        settings.lambda, settings.pattern_lambda
+    );
+    report("start weights", &tune::to_floats(&base));
     if args.resume {
         report("checkpoint", &start);
     }
@@ -376,8 +396,8 @@ fn tune_command(args: TuneArgs) -> Result<()> {
 }
 
 fn bench_command(samples: usize, features: usize, nonzero: usize, iterations: usize) -> Result<()> {
-    if features == 0 || nonzero > features || features > usize::from(u16::MAX) {
-        bail!("need 0 < features <= 65535 and nonzero <= features");
+    if features == 0 || nonzero > features || features > 1 << 24 {
+        bail!("need 0 < features <= 16777216 and nonzero <= features");
     }
     let building = Instant::now();
     let mut rng = Rng::new(1);

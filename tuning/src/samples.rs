@@ -10,7 +10,7 @@ pub const SAMPLES_PER_CHUNK: usize = 8192;
 pub struct Chunk {
     /// Sample `i`'s features are `indices[starts[i]..starts[i + 1]]` (and `values`).
     starts: Vec<u32>,
-    indices: Vec<u16>,
+    indices: Vec<u32>,
     values: Vec<f32>,
     results: Vec<f32>,
 }
@@ -46,7 +46,7 @@ impl Chunk {
         self.indices[range.clone()]
             .iter()
             .zip(&self.values[range])
-            .map(|(&index, &value)| (usize::from(index), value))
+            .map(|(&index, &value)| (index as usize, value))
     }
 
     /// Sample `i`'s evaluation `sum(weights[index] * value)`.
@@ -77,8 +77,8 @@ pub struct Samples {
 }
 
 impl Samples {
-    /// Adds a sample with dense `features` (index = weight index, fewer than 65,536 of them).
-    pub fn push(&mut self, features: &[f32], result: f32) {
+    /// Adds a sample given by its non-zero `(weight index, value)` entries.
+    pub fn push_sparse(&mut self, entries: &[(u32, f32)], result: f32) {
         if self
             .chunks
             .last()
@@ -89,17 +89,26 @@ impl Samples {
         let Some(chunk) = self.chunks.last_mut() else {
             return;
         };
-        for (index, &value) in features.iter().enumerate() {
+        for &(index, value) in entries {
             if value != 0.0 {
-                if let Ok(index) = u16::try_from(index) {
-                    chunk.indices.push(index);
-                    chunk.values.push(value);
-                }
+                chunk.indices.push(index);
+                chunk.values.push(value);
             }
         }
         chunk.starts.push(chunk.indices.len() as u32);
         chunk.results.push(result);
         self.len += 1;
+    }
+
+    /// Adds a sample with dense `features` (index = weight index).
+    pub fn push(&mut self, features: &[f32], result: f32) {
+        let entries: Vec<(u32, f32)> = features
+            .iter()
+            .enumerate()
+            .filter(|(_, value)| **value != 0.0)
+            .filter_map(|(index, &value)| Some((u32::try_from(index).ok()?, value)))
+            .collect();
+        self.push_sparse(&entries, result);
     }
 
     /// Moves all of `other`'s samples to the end of these.
@@ -124,7 +133,7 @@ impl Samples {
         &self.chunks
     }
 
-    /// Non-zero feature entries stored (about 6 bytes each).
+    /// Non-zero feature entries stored (8 bytes each).
     pub fn entries(&self) -> usize {
         self.chunks.iter().map(Chunk::entries).sum()
     }
@@ -134,7 +143,7 @@ impl Samples {
         let mut counts = vec![0u64; size];
         for chunk in &self.chunks {
             for &index in &chunk.indices {
-                if let Some(count) = counts.get_mut(usize::from(index)) {
+                if let Some(count) = counts.get_mut(index as usize) {
                     *count += 1;
                 }
             }

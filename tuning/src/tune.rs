@@ -10,15 +10,55 @@
 
 use crate::samples::Samples;
 use onca::eval::evaluate::linear_features;
+use onca::eval::patterns::{REGIONS, REGION_COUNT, TABLE_LEN};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
 use rayon::prelude::*;
 
-/// The position's linear features, or `None` when the engine scores it by a fixed rule (such
-/// positions tell the tuner nothing and are skipped).
-pub fn features_of(position: &Position) -> Option<[f32; TUNABLE]> {
-    linear_features(position).map(|features| features.terms)
+/// Number of weights the tuner fits: the handcrafted terms' [`TUNABLE`], then an opening and an
+/// endgame weight for every pattern entry (entry `e` = `region * TABLE_LEN + index` at
+/// `TUNABLE + 2 * e` and `TUNABLE + 2 * e + 1`).
+pub const WEIGHT_COUNT: usize = TUNABLE + 2 * REGION_COUNT * TABLE_LEN;
+
+/// The position's linear features as sparse `(weight index, value)` entries, or `None` when the
+/// engine scores it by a fixed rule (such positions tell the tuner nothing and are skipped).
+/// Each region adds White's entry and subtracts Black's, with the phase shares as values.
+pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
+    let features = linear_features(position)?;
+    let mut entries: Vec<(u32, f32)> = features
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(_, value)| **value != 0.0)
+        .map(|(index, &value)| (index as u32, value))
+        .collect();
+    let opening = features.opening_share;
+    let base = TUNABLE as u32;
+    for (white, black) in features.patterns {
+        if white == black {
+            continue; // the two entries cancel
+        }
+        entries.push((base + 2 * white, opening));
+        entries.push((base + 2 * white + 1, 1.0 - opening));
+        entries.push((base + 2 * black, -opening));
+        entries.push((base + 2 * black + 1, opening - 1.0));
+    }
+    Some(entries)
+}
+
+/// Every fitted weight's name, in [`WEIGHT_COUNT`] order: [`Weights::tunable_names`], then
+/// `block_r0_c0[17].opening` and `.endgame` for each pattern entry.
+pub fn weight_names() -> Vec<String> {
+    let mut names = Weights::tunable_names();
+    names.reserve(WEIGHT_COUNT - TUNABLE);
+    for region in &REGIONS {
+        for index in 0..TABLE_LEN {
+            names.push(format!("{}[{index}].opening", region.name));
+            names.push(format!("{}[{index}].endgame", region.name));
+        }
+    }
+    names
 }
 
 /// Training and validation samples read from a data file.
@@ -79,9 +119,9 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                     continue;
                 };
                 if is_validation(line, validation) {
-                    data.validation.push(&features, result);
+                    data.validation.push_sparse(&features, result);
                 } else {
-                    data.training.push(&features, result);
+                    data.training.push_sparse(&features, result);
                 }
             }
             Ok(data)
@@ -197,9 +237,12 @@ pub fn gradient(samples: &Samples, weights: &[f64], k: f64) -> (Vec<f64>, f64) {
 pub struct Settings {
     /// Scale of `sigmoid(k * eval)`.
     pub k: f64,
-    /// L2 penalty per squared score unit of each weight's distance from its anchor, added to the
-    /// mean squared error.
+    /// L2 penalty per squared score unit of each term weight's distance from its anchor, added to
+    /// the mean squared error.
     pub lambda: f64,
+    /// The same for pattern weights (indices from [`TUNABLE`] on), whose anchor is zero: entries
+    /// the data barely determines stay near zero.
+    pub pattern_lambda: f64,
     /// Adam step size in score units.
     pub rate: f64,
 }
@@ -225,8 +268,13 @@ pub fn descend(
     let (mut decay1, mut decay2) = (1.0f64, 1.0f64);
     for step in first_step..=last_step {
         let (mut g, training_error) = gradient(samples, &weights, settings.k);
-        for ((g, w), a) in g.iter_mut().zip(&weights).zip(anchor) {
-            *g += 2.0 * settings.lambda * (w - a);
+        for (i, ((g, w), a)) in g.iter_mut().zip(&weights).zip(anchor).enumerate() {
+            let lambda = if i < TUNABLE {
+                settings.lambda
+            } else {
+                settings.pattern_lambda
+            };
+            *g += 2.0 * lambda * (w - a);
         }
         decay1 *= beta1;
         decay2 *= beta2;
@@ -242,16 +290,37 @@ pub fn descend(
     weights
 }
 
-/// Rounds tuned weights into a [`Weights`] (structural fields from `base`).
+/// Rounds tuned weights into a [`Weights`] (structural fields from `base`): the first
+/// [`TUNABLE`] values are the terms; pattern values follow when `tuned` has [`WEIGHT_COUNT`]
+/// of them (clamped to the `i16` range), otherwise `base`'s patterns are kept.
 pub fn to_weights(base: &Weights, tuned: &[f64]) -> Weights {
     let mut values = [0i32; TUNABLE];
     for (value, w) in values.iter_mut().zip(tuned) {
         *value = w.round() as i32;
     }
-    base.with_tunable(&values)
+    let mut weights = base.with_tunable(&values);
+    if tuned.len() == WEIGHT_COUNT {
+        let limit = f64::from(i16::MAX);
+        let round = |w: f64| w.round().clamp(-limit, limit) as i16;
+        for entry in 0..REGION_COUNT * TABLE_LEN {
+            let at = TUNABLE + 2 * entry;
+            let value = [round(tuned[at]), round(tuned[at + 1])];
+            weights
+                .patterns
+                .set(entry / TABLE_LEN, entry % TABLE_LEN, value);
+        }
+    }
+    weights
 }
 
-/// The tunable weights of `weights` as floating point, for [`descend`].
+/// All [`WEIGHT_COUNT`] weights of `weights` as floating point, for [`descend`].
 pub fn to_floats(weights: &Weights) -> Vec<f64> {
-    weights.tunable().iter().map(|&w| f64::from(w)).collect()
+    let mut floats: Vec<f64> = weights.tunable().iter().map(|&w| f64::from(w)).collect();
+    floats.reserve(WEIGHT_COUNT - TUNABLE);
+    for entry in 0..REGION_COUNT * TABLE_LEN {
+        let [opening, endgame] = weights.patterns.get(entry / TABLE_LEN, entry % TABLE_LEN);
+        floats.push(f64::from(opening));
+        floats.push(f64::from(endgame));
+    }
+    floats
 }
