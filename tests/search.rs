@@ -255,7 +255,7 @@ fn bench_node_counts_repeat() {
 #[test]
 fn the_search_evaluates_with_the_weights_it_is_given() {
     // A copy of the built-in weights: exactly the built-in search, node for node.
-    let copy = Arc::new(Weights::DEFAULT);
+    let copy = Arc::new(Weights::default());
     let built_in = bench::run(4, 1, 2, None, |_| {}).expect("bench positions are valid");
     let copied = bench::run(4, 1, 2, Some(copy), |_| {}).expect("bench positions are valid");
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
@@ -265,7 +265,7 @@ fn the_search_evaluates_with_the_weights_it_is_given() {
 
     // Men worth less than nothing: a man up is now a bad position.
     let game = Game::new(parse_position("W:W21,22,23,24,25:B1,2,3,4").expect("valid"));
-    let mut absurd = Weights::DEFAULT;
+    let mut absurd = Weights::default();
     absurd.opening[MAN_SQUARE..MAN_SQUARE + 32].fill(-1000);
     absurd.endgame[MAN_SQUARE..MAN_SQUARE + 32].fill(-1000);
     let mut searcher = Searcher::new(2);
