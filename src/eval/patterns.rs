@@ -11,9 +11,10 @@
 //! both sides).
 //!
 //! The index comes from bitboards without a loop over squares: a side's men are packed into a
-//! dense 32-bit word in its own view ([`own_view_men`], Black's by one bit reversal), a region's
-//! squares are a few runs of consecutive bits in that word (one run per board row), and the runs'
-//! bits go through a 256-entry table that turns binary digits into ternary ones.
+//! dense 32-bit word in its own view ([`own_view_men`], Black's by one bit reversal), a block's
+//! eight squares are gathered from that word by two shifts and masks and packed into a byte
+//! ([`Region`]), and the byte goes through a 256-entry table that turns binary digits into ternary
+//! ones.
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::position::{Color, Position};
@@ -23,45 +24,50 @@ pub const MAX_REGION_SQUARES: usize = 8;
 /// Entries of one region's table: every configuration of [`MAX_REGION_SQUARES`] squares.
 pub const TABLE_LEN: usize = 6561;
 
-/// One region: up to four runs of consecutive bits of the own-view dense word (bit `n - 1` is the
-/// square the side numbers `n`), at most eight squares in all.
+/// One region: a 4x4 block of the board, eight dark squares, two on each of four rows, read from
+/// the own-view dense word (bit `n - 1` is the square the side numbers `n`, four bits per row).
+///
+/// Its first and third rows start at one bit offset within their rows and its second and fourth
+/// at another (the dark squares alternate between files b, d, f, h and a, c, e, g), so two shifts
+/// and masks gather all eight squares into the low two bits of four nibbles (row by row), and two
+/// shift-or steps pack them into one byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
     /// Name in weight files and in `onca eval` (e.g. `block_r2_c3`: rows 2-5 and files 3-6
     /// from the top-left corner of the side's own view, counting from 0).
     pub name: &'static str,
-    /// (first bit, number of bits) of each run; runs past `run_count` are unused.
-    runs: [(u8, u8); 4],
-    run_count: u8,
+    /// Right shift that brings the first and third rows' two squares to bits 0-1 and 8-9.
+    shift_first: u8,
+    /// Right shift that brings the second and fourth rows' two squares to bits 4-5 and 12-13.
+    shift_second: u8,
 }
 
+/// The first and third rows' squares after `Region::shift_first`: bits 0-1 and 8-9.
+const FIRST_AND_THIRD: u32 = 0x0303;
+/// The second and fourth rows' squares after `Region::shift_second`: bits 4-5 and 12-13.
+const SECOND_AND_FOURTH: u32 = 0x3030;
+
 impl Region {
+    /// The eight squares of the region packed into one byte, in bit order of the dense word.
+    #[inline(always)]
+    fn gather(&self, word: u32) -> u32 {
+        let spread = ((word >> self.shift_first) & FIRST_AND_THIRD)
+            | ((word >> self.shift_second) & SECOND_AND_FOURTH);
+        let pairs = (spread | (spread >> 2)) & 0x0F0F;
+        (pairs | (pairs >> 4)) & 0xFF
+    }
+
     /// The region's squares as a set of own-view dense bits.
     pub const fn squares(&self) -> u32 {
-        let mut set = 0u32;
-        let mut run = 0;
-        while run < self.run_count as usize {
-            let (start, len) = self.runs[run];
-            set |= ((1u32 << len) - 1) << start;
-            run += 1;
-        }
-        set
+        (FIRST_AND_THIRD << self.shift_first) | (SECOND_AND_FOURTH << self.shift_second)
     }
 
     /// The region's own-view configuration index (0..[`TABLE_LEN`]): digit `i` is 1 for an own
     /// man, 2 for an enemy man, 0 otherwise, on the region's `i`-th square in bit order.
     #[inline(always)]
     pub fn index(&self, own: u32, enemy: u32) -> usize {
-        let mut own_bits = 0u32;
-        let mut enemy_bits = 0u32;
-        let mut dest = 0;
-        for &(start, len) in &self.runs[..self.run_count as usize] {
-            let mask = (1u32 << len) - 1;
-            own_bits |= ((own >> start) & mask) << dest;
-            enemy_bits |= ((enemy >> start) & mask) << dest;
-            dest += len;
-        }
-        usize::from(TERNARY[own_bits as usize]) + 2 * usize::from(TERNARY[enemy_bits as usize])
+        usize::from(TERNARY[self.gather(own) as usize])
+            + 2 * usize::from(TERNARY[self.gather(enemy) as usize])
     }
 }
 
@@ -87,27 +93,24 @@ const TERNARY: [u16; 256] = {
 };
 
 /// The 4x4 block whose top-left corner is at own-view row `row` (0 = the row the side promotes
-/// on) and file `file` (0 = the side's left edge). Rows alternate: even rows hold files 1, 3, 5, 7,
-/// odd rows files 0, 2, 4, 6, four dense bits per row; each row of a block is two adjacent bits.
+/// on, `row <= 4`) and file `file` (0 = the side's left edge, `file <= 4`). Even rows hold files
+/// 1, 3, 5, 7 and odd rows files 0, 2, 4, 6, four dense bits per row; the block's two squares in
+/// row `r` start at bit `4 r + first(r)`.
 const fn block(name: &'static str, row: u8, file: u8) -> Region {
-    let mut runs = [(0u8, 0u8); 4];
-    let mut k = 0;
-    while k < 4 {
-        let r = row + k;
-        // Dark files of row r are 2j+1 (even r) or 2j (odd r), j = 0..=3; the first one at or
-        // right of `file`.
-        let first = if r.is_multiple_of(2) {
-            file / 2
-        } else {
-            file.div_ceil(2)
-        };
-        runs[k as usize] = (4 * r + first, 2);
-        k += 1;
-    }
     Region {
         name,
-        runs,
-        run_count: 4,
+        shift_first: 4 * row + first_in_row(row, file),
+        shift_second: 4 * row + first_in_row(row + 1, file),
+    }
+}
+
+/// Position within row `row` (0..4) of the first dark square at or right of file `file`: dark
+/// files are 2j+1 in even rows and 2j in odd rows.
+const fn first_in_row(row: u8, file: u8) -> u8 {
+    if row.is_multiple_of(2) {
+        file / 2
+    } else {
+        file.div_ceil(2)
     }
 }
 
