@@ -1,5 +1,6 @@
-//! The static evaluation: the feature evaluation ([`evaluate`]), its weights ([`weights`], the
-//! tuned defaults in [`weights_tuned`], files read at run time by [`weights_file`]), endgame
+//! The static evaluation: the feature evaluation ([`evaluate`]) with its pattern tables
+//! ([`patterns`]), its weights ([`weights`]; the built-in ones are the weights file
+//! `data/eval/weights.txt`, compiled in; files read at run time by [`weights_file`]), endgame
 //! knowledge by material ([`endgame`]), the score type ([`score`]) and the `onca eval` breakdown
 //! ([`report`]).
 //!
@@ -15,18 +16,20 @@ pub mod report;
 pub mod score;
 pub mod weights;
 pub mod weights_file;
-pub mod weights_tuned;
 
-static BUILTIN: LazyLock<weights::Weights> = LazyLock::new(|| weights::Weights {
-    opening: weights_tuned::TUNED.opening,
-    endgame: weights_tuned::TUNED.endgame,
-    patterns: patterns::PatternWeights::zero(),
+/// The built-in weights file, written by `onca-tune tune` (see tuning/README.md).
+const BUILTIN_TEXT: &str = include_str!("../../data/eval/weights.txt");
+
+static BUILTIN: LazyLock<weights::Weights> = LazyLock::new(|| {
+    weights::Weights::parse_text_over(BUILTIN_TEXT, &weights::Weights::hand_set())
+        // The file is part of the source; a test reads it, so this cannot fail in a build that
+        // passed its tests.
+        .unwrap_or_else(|error| panic!("data/eval/weights.txt is broken: {error}"))
 });
 
 impl weights::Weights {
-    /// The weights the engine plays with: the tuner's (see tuning/README.md for the runs and the
-    /// matches that proved them). Defined here, above both [`weights`] and the generated
-    /// [`weights_tuned`], so that neither imports the other's module.
+    /// The weights the engine plays with: `data/eval/weights.txt`, compiled in (see
+    /// tuning/README.md for the runs and the matches that proved them).
     pub fn builtin() -> &'static weights::Weights {
         &BUILTIN
     }

@@ -141,16 +141,6 @@ pub struct Weights {
     pub patterns: PatternWeights,
 }
 
-/// The handcrafted terms' weights alone, without patterns: what `onca-tune export` compiles in
-/// ([`crate::eval::weights_tuned`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TermWeights {
-    /// Weight of each feature with all 24 pieces on the board.
-    pub opening: [i32; FEATURES],
-    /// Weight of each feature with the board empty.
-    pub endgame: [i32; FEATURES],
-}
-
 /// Rows a man on own-view index `index` has advanced (0 = own back row).
 const fn rows_advanced(index: usize) -> usize {
     7 - index / 4
@@ -306,6 +296,11 @@ impl Weights {
     /// lines and `#` comments are skipped; unknown names, bad numbers, repeated names, a missing
     /// or wrong checksum and an unknown version are errors naming the line.
     pub fn parse_text(text: &str) -> Result<Weights, String> {
+        Self::parse_text_over(text, Self::builtin())
+    }
+
+    /// [`Weights::parse_text`] with the features the file leaves out taken from `base`.
+    pub fn parse_text_over(text: &str, base: &Weights) -> Result<Weights, String> {
         let body = match text.strip_prefix(FORMAT_HEADER) {
             Some(rest) if rest.starts_with('\n') || rest.starts_with("\r\n") => {
                 Some(checked_body(text)?)
@@ -320,7 +315,7 @@ impl Weights {
         let versioned = body.is_some();
         let text = body.unwrap_or(text);
         let names = Self::feature_names();
-        let mut out = Self::builtin().clone();
+        let mut out = base.clone();
         if versioned {
             out.patterns = PatternWeights::zero();
         }
@@ -411,6 +406,17 @@ mod tests {
         let hand_set = include_str!("../../tuning/weights/hand-set.txt");
         assert_eq!(Weights::parse_text(hand_set), Ok(Weights::hand_set()));
         assert_ne!(Weights::builtin().clone(), Weights::hand_set());
+        // The built-in file gives every feature (none falls back to the hand-set value) and is
+        // exactly what `to_text` writes for it.
+        let builtin = include_str!("../../data/eval/weights.txt");
+        assert_eq!(Weights::builtin().to_text(), builtin);
+        assert_eq!(
+            Weights::parse_text_over(builtin, &Weights::hand_set()),
+            Weights::parse_text_over(builtin, &Weights::hand_set().with_tunable(&[1; TUNABLE]))
+        );
+        // The round-2 weights stay playable from their file.
+        let round_2 = include_str!("../../tuning/weights/round-2.txt");
+        assert!(Weights::parse_text(round_2).is_ok());
     }
 
     #[test]

@@ -109,12 +109,51 @@ pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
     (quiet, result)
 }
 
-/// What a datagen run should produce: games `0..games` of `seed` at `nodes` per move.
+/// One of `count` independent parts of a run: the games whose index leaves remainder `index`
+/// when divided by `count`. Each shard writes its own file and resumes on its own; [`merge`]
+/// combines the files. `Shard::WHOLE` is the whole run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, `0..count`.
+    pub index: u64,
+    /// Number of parts, at least 1.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run as one part.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `I/N` (e.g. `3/8`): part I of N, I < N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard `{text}` (expected I/N with 0 <= I < N, e.g. 3/8)");
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = index.trim().parse().map_err(|_| bad())?;
+        let count: u64 = count.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game `game` belongs to this part.
+    pub fn contains(&self, game: u64) -> bool {
+        game % self.count == self.index
+    }
+}
+
+/// What a datagen run should produce: the games of `shard` among `0..games` of `seed` at `nodes`
+/// per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
+    /// Games in the whole run (indices `0..games`, all shards together).
     pub games: u64,
+    /// Nodes searched per move.
     pub nodes: u64,
+    /// Seed of the openings (game `i` of seed `s` always starts from the same position).
     pub seed: u64,
+    /// The part of the run this file holds.
+    pub shard: Shard,
     /// Append to a file written with another seed or node count (or without a header).
     pub force: bool,
 }
@@ -245,7 +284,7 @@ pub fn prepare(path: &Path, config: &Config) -> Result<Plan> {
         writeln!(file, "{header}").with_context(|| format!("cannot write {}", path.display()))?;
     }
     let remaining = (0..config.games)
-        .filter(|index| !scan.finished.contains(index))
+        .filter(|&index| config.shard.contains(index) && !scan.finished.contains(&index))
         .collect();
     Ok(Plan {
         file,
@@ -303,4 +342,97 @@ pub fn run(plan: Plan, config: &Config, progress: &(dyn Fn(&Summary) + Sync)) ->
         Some(error) => Err(error).context("cannot write the data file"),
         None => Ok(summary),
     }
+}
+
+/// Totals of one [`merge`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeSummary {
+    /// Complete games written.
+    pub games: u64,
+    /// Position lines written.
+    pub positions: u64,
+    /// Games left out because an earlier input already had the same index.
+    pub duplicates: u64,
+    /// Bytes of unfinished games (after an input's last marker) left out.
+    pub dropped_bytes: u64,
+}
+
+/// Combines datagen files (the shards of one run) into `out`: one header, then every complete
+/// game once (the first copy of a repeated index wins; an unfinished last game is left out). All
+/// inputs must carry the same header (seed and node count). Written to a temporary name and
+/// renamed, so `out` never holds half a merge.
+pub fn merge(inputs: &[&Path], out: &Path) -> Result<MergeSummary> {
+    let mut header: Option<String> = None;
+    let mut seen = HashSet::new();
+    let mut summary = MergeSummary::default();
+    let temporary = out.with_extension("merging");
+    let mut writer = std::io::BufWriter::new(
+        File::create(&temporary)
+            .with_context(|| format!("cannot create {}", temporary.display()))?,
+    );
+    for input in inputs {
+        let file = File::open(input).with_context(|| format!("cannot read {}", input.display()))?;
+        let mut reader = BufReader::new(file);
+        let mut game = String::new();
+        let mut line = String::new();
+        let mut number = 0u64;
+        let mut has_header = false;
+        loop {
+            line.clear();
+            let read = reader
+                .read_line(&mut line)
+                .with_context(|| format!("cannot read {}", input.display()))?;
+            if read == 0 {
+                break;
+            }
+            number += 1;
+            let Some(text) = line.strip_suffix('\n') else {
+                break; // cut off mid-write: part of the unfinished tail
+            };
+            if text.starts_with(HEADER_PREFIX) {
+                match &header {
+                    None => {
+                        writeln!(writer, "{text}")?;
+                        header = Some(text.to_string());
+                    }
+                    Some(first) if first != text => bail!(
+                        "{} line {number}: header `{text}` differs from `{first}` (another seed or node count)",
+                        input.display()
+                    ),
+                    Some(_) => {}
+                }
+                has_header = true;
+                game.clear();
+            } else if let Some(index) = text.strip_prefix(GAME_MARKER) {
+                let index: u64 = index.trim().parse().with_context(|| {
+                    format!("{} line {number}: bad game marker", input.display())
+                })?;
+                if seen.insert(index) {
+                    writer.write_all(game.as_bytes())?;
+                    writeln!(writer, "{text}")?;
+                    summary.games += 1;
+                    summary.positions += game.lines().count() as u64;
+                } else {
+                    summary.duplicates += 1;
+                }
+                game.clear();
+            } else if !has_header {
+                bail!(
+                    "{} line {number}: data before a datagen header (not a datagen file)",
+                    input.display()
+                );
+            } else {
+                game.push_str(&line);
+            }
+        }
+        summary.dropped_bytes += game.len() as u64 + line.len() as u64;
+    }
+    writer
+        .into_inner()
+        .map_err(|error| error.into_error())
+        .and_then(|file| file.sync_all())
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, out)
+        .with_context(|| format!("cannot rename {} to {}", temporary.display(), out.display()))?;
+    Ok(summary)
 }

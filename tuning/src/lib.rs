@@ -1,11 +1,11 @@
 //! Tuning Onça's evaluation: [`datagen`] plays self-play games and writes quiet positions with
 //! their results (resumable), [`tune`] fits the sigmoid scale and then the weights by gradient
 //! descent on the evaluation's linear features ([`samples`] stores them, [`checkpoint`] saves a
-//! run's progress), [`export`] writes the weights as a Rust file the engine can compile in.
+//! run's progress) and writes a weights file; copied to `data/eval/weights.txt` it becomes the
+//! engine's built-in weights.
 
 pub mod checkpoint;
 pub mod datagen;
-pub mod export;
 pub mod rng;
 pub mod samples;
 pub mod tune;

@@ -1,4 +1,4 @@
-//! `onca-tune`: generate self-play data, tune the evaluation weights, export them as Rust.
+//! `onca-tune`: generate self-play data, merge shards, tune the evaluation weights.
 //! Results go to stdout; progress bars go to stderr and only when it is a terminal.
 
 use anyhow::{bail, Context, Result};
@@ -8,7 +8,7 @@ use onca::eval::weights::{Weights, TUNABLE};
 use onca::eval::weights_file::load_weights;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
-use onca_tuning::{datagen, export, rng::Rng, tune};
+use onca_tuning::{datagen, rng::Rng, tune};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -40,9 +40,23 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play only part I of N of the run (`I/N`: the games whose index is I modulo N) into
+        /// this file; run the N parts as independent jobs and combine them with `merge`.
+        #[arg(long, default_value = "0/1", value_parser = datagen::Shard::parse)]
+        shard: datagen::Shard,
         /// Append even if the file was written with another seed or node count.
         #[arg(long)]
         force: bool,
+    },
+    /// Combine datagen files (the shards of one run, each possibly unfinished) into one: every
+    /// complete game once, one header; all inputs must share the seed and node count.
+    Merge {
+        /// The merged file (written under a temporary name, then renamed).
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
     },
     /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name opening endgame`
     /// lines.
@@ -80,13 +94,6 @@ enum Command {
     /// Write the hand-set weights (`Weights::hand_set()`) as `name opening endgame` lines, the
     /// format `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt is written this way).
     HandSet {
-        #[arg(long)]
-        out: PathBuf,
-    },
-    /// Write a weights file (from `tune`) as Rust source defining `TUNED`.
-    Export {
-        #[arg(long)]
-        weights: PathBuf,
         #[arg(long)]
         out: PathBuf,
     },
@@ -154,6 +161,7 @@ fn run(command: Command) -> Result<()> {
             nodes,
             out,
             seed,
+            shard,
             force,
         } => datagen_command(
             &out,
@@ -161,9 +169,23 @@ fn run(command: Command) -> Result<()> {
                 games,
                 nodes,
                 seed,
+                shard,
                 force,
             },
         ),
+        Command::Merge { out, inputs } => {
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let summary = datagen::merge(&inputs, &out)?;
+            println!(
+                "{} games, {} positions written to {} ({} repeated games and {} bytes of unfinished games left out)",
+                summary.games,
+                summary.positions,
+                out.display(),
+                summary.duplicates,
+                summary.dropped_bytes
+            );
+            Ok(())
+        }
         Command::Tune {
             data,
             out,
@@ -192,11 +214,6 @@ fn run(command: Command) -> Result<()> {
         }),
         Command::HandSet { out } => std::fs::write(&out, Weights::hand_set().to_text())
             .with_context(|| format!("cannot write {}", out.display())),
-        Command::Export { weights, out } => {
-            let parsed = load_weights(&weights).map_err(anyhow::Error::msg)?;
-            let source = export::to_rust(&parsed);
-            std::fs::write(&out, source).with_context(|| format!("cannot write {}", out.display()))
-        }
         Command::Bench {
             samples,
             features,
@@ -223,9 +240,12 @@ fn datagen_command(out: &Path, config: &datagen::Config) -> Result<()> {
             plan.remaining.len()
         );
     }
+    let in_shard = (0..config.games)
+        .filter(|&game| config.shard.contains(game))
+        .count() as u64;
     let bar = progress_bar(
-        config.games,
-        config.games - plan.remaining.len() as u64,
+        in_shard,
+        in_shard - plan.remaining.len() as u64,
         "games {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}  {msg}",
     );
     let started = Instant::now();

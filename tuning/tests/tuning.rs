@@ -1,12 +1,11 @@
 //! The tuner recovers known weights from synthetic data, the L2 penalty pulls toward the anchor,
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
-//! parse with a deterministic validation split, exported weights round-trip.
+//! parse with a deterministic validation split, shards merge into one run, pattern weights are recovered.
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
 use onca_tuning::checkpoint::Checkpoint;
-use onca_tuning::datagen::{self, Config};
-use onca_tuning::export::{from_rust, to_rust};
+use onca_tuning::datagen::{self, Config, Shard};
 use onca_tuning::rng::Rng;
 use onca_tuning::samples::Samples;
 use onca_tuning::tune::{descend, error, fit_k, parse_data, Settings};
@@ -178,6 +177,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
         games: 6,
         nodes: 150,
         seed: 3,
+        shard: Shard::WHOLE,
         force: false,
     };
     let whole = dir.join("whole.txt");
@@ -260,24 +260,6 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     assert!(parse_data("no result here\n", 0.1).is_err());
 }
 
-#[test]
-fn exported_weights_round_trip() {
-    let mut values = Weights::builtin().tunable();
-    for (i, value) in values.iter_mut().enumerate() {
-        *value += i as i32 * 3 - 40;
-    }
-    let weights = Weights::builtin().with_tunable(&values);
-    let source = to_rust(&weights);
-    assert!(source.contains("pub const TUNED: TermWeights = TermWeights {"));
-    assert_eq!(from_rust(&source), Ok(weights));
-    assert_eq!(
-        from_rust(&to_rust(Weights::builtin())),
-        Ok(Weights::default())
-    );
-    assert!(from_rust("nothing here").is_err());
-    assert!(from_rust("Weights { opening: [1, 2] }").is_err());
-}
-
 /// Positions of seeded random games, for tests that need real feature vectors.
 fn random_game_positions(games: u64, plies: usize) -> Vec<onca::rules::position::Position> {
     use onca::rules::movegen::legal_moves;
@@ -357,4 +339,60 @@ fn tuner_recovers_known_pattern_weights_on_synthetic_data() {
         let fitted = 0.9 * tuned[at] + 0.1 * tuned[at + 1];
         assert!((fitted - 60.0).abs() < 20.0, "entry {at}: {fitted}");
     }
+}
+
+#[test]
+fn shards_played_apart_and_merged_equal_one_run() {
+    let dir = scratch("shards");
+    let full = Config {
+        games: 7,
+        nodes: 150,
+        seed: 5,
+        shard: Shard::WHOLE,
+        force: false,
+    };
+    let whole = dir.join("whole.txt");
+    datagen(&whole, &full).expect("one run");
+    let mut parts = Vec::new();
+    for index in 0..3 {
+        let shard = Shard { index, count: 3 };
+        let path = dir.join(format!("part{index}.txt"));
+        let summary = datagen(&path, &Config { shard, ..full }).expect("shard");
+        assert_eq!(summary.games, [3, 2, 2][index as usize]);
+        parts.push(path);
+    }
+    // One shard is cut off mid-game; a copy of another repeats its games.
+    let mut text = std::fs::read_to_string(&parts[2]).expect("shard file");
+    text.push_str("W:W21,22:B1;0.5\nW:W2");
+    std::fs::write(&parts[2], text).expect("shard file");
+    let copy = dir.join("copy.txt");
+    std::fs::copy(&parts[1], &copy).expect("copy");
+    let mut inputs: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    inputs.push(&copy);
+    let merged = dir.join("merged.txt");
+    let summary = datagen::merge(&inputs, &merged).expect("merge");
+    assert_eq!(summary.games, 7);
+    assert_eq!(summary.duplicates, 2);
+    assert!(summary.dropped_bytes > 0);
+    assert_eq!(sorted_lines(&merged), sorted_lines(&whole));
+    // The merged file resumes like a whole run: nothing is left to play.
+    assert!(datagen::prepare(&merged, &full)
+        .expect("resume")
+        .remaining
+        .is_empty());
+    // Shards of another run are refused.
+    let other = dir.join("other.txt");
+    datagen(
+        &other,
+        &Config {
+            games: 1,
+            nodes: 151,
+            ..full
+        },
+    )
+    .expect("other run");
+    let refused = datagen::merge(&[&parts[0], &other], &dir.join("bad.txt")).expect_err("mixed");
+    assert!(refused.to_string().contains("differs"), "{refused}");
+    assert!(Shard::parse("3/3").is_err() && Shard::parse("x").is_err());
+    assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
 }
