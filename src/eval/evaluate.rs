@@ -13,7 +13,10 @@
 //! from the side to move's view in [`Score`] units (100 = one man).
 
 use crate::eval::endgame::{self, Verdict};
-use crate::eval::patterns::{visit_patterns, REGIONS, REGION_COUNT, TABLE_LEN};
+use crate::eval::patterns::{
+    visit_patterns, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, MAX_ENTRIES_PER_SIDE,
+    REGIONS, TABLE_LEN,
+};
 use crate::eval::score::Score;
 use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
@@ -30,8 +33,8 @@ const BITS: usize = 35;
 pub trait FeatureSink {
     /// `count` more of `feature` (an index into the weights).
     fn add(&mut self, feature: usize, count: i32);
-    /// Region `region` of [`REGIONS`] is in configuration `index` (see [`crate::eval::patterns`]).
-    fn add_pattern(&mut self, region: usize, index: usize);
+    /// Pattern entry `entry` is present (see [`crate::eval::patterns`]).
+    fn add_pattern(&mut self, entry: usize);
 }
 
 /// The fixed geometry of one colour: its directions and squares seen from its own side.
@@ -132,9 +135,7 @@ fn side_of(color: Color) -> &'static Side {
 /// Counts every feature of `color` in `position` into `sink` (see [`crate::eval::weights`]).
 #[inline(always)]
 pub fn visit_features(position: &Position, color: Color, sink: &mut impl FeatureSink) {
-    visit_patterns(position, color, &REGIONS, |region, index| {
-        sink.add_pattern(region, index)
-    });
+    visit_patterns(position, color, |entry| sink.add_pattern(entry));
     let side = side_of(color);
     let them = color.opponent();
     let men = position.men(color);
@@ -226,21 +227,30 @@ impl FeatureSink for WeightedSum<'_> {
     }
 
     #[inline(always)]
-    fn add_pattern(&mut self, region: usize, index: usize) {
-        let [opening, endgame] = self.weights.patterns.get(region, index);
+    fn add_pattern(&mut self, entry: usize) {
+        let [opening, endgame] = self.weights.patterns.get(entry);
         self.opening += i32::from(opening);
         self.endgame += i32::from(endgame);
     }
 }
 
-/// Feature counts of one side: each term's count by feature index, and each region's
-/// configuration.
+/// Feature counts of one side: each term's count by feature index, and the pattern entries it
+/// reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeatureCounts {
     /// Count of each handcrafted feature.
     pub terms: [i32; FEATURES],
-    /// Configuration index of each region of [`REGIONS`].
-    pub patterns: [usize; REGION_COUNT],
+    /// The pattern entries read, in visiting order: the first `pattern_count` are valid.
+    pub patterns: [usize; MAX_ENTRIES_PER_SIDE],
+    /// How many of `patterns` are valid.
+    pub pattern_count: usize,
+}
+
+impl FeatureCounts {
+    /// The pattern entries read.
+    pub fn pattern_entries(&self) -> &[usize] {
+        &self.patterns[..self.pattern_count]
+    }
 }
 
 impl FeatureSink for FeatureCounts {
@@ -248,8 +258,9 @@ impl FeatureSink for FeatureCounts {
         self.terms[feature] += count;
     }
 
-    fn add_pattern(&mut self, region: usize, index: usize) {
-        self.patterns[region] = index;
+    fn add_pattern(&mut self, entry: usize) {
+        self.patterns[self.pattern_count] = entry;
+        self.pattern_count += 1;
     }
 }
 
@@ -257,7 +268,8 @@ impl FeatureSink for FeatureCounts {
 pub fn feature_counts(position: &Position, color: Color) -> FeatureCounts {
     let mut counts = FeatureCounts {
         terms: [0; FEATURES],
-        patterns: [0; REGION_COUNT],
+        patterns: [0; MAX_ENTRIES_PER_SIDE],
+        pattern_count: 0,
     };
     visit_features(position, color, &mut counts);
     counts
@@ -313,10 +325,19 @@ pub struct LinearFeatures {
     pub terms: [f32; TUNABLE],
     /// The opening share of the blend (pieces / 24); the endgame share is `1 - opening_share`.
     pub opening_share: f32,
-    /// Per region, White's and Black's configuration as a flat pattern entry
-    /// (`region * TABLE_LEN + index`): White's entry counts `+1`, Black's `-1`, each with the
-    /// phase shares.
-    pub patterns: [(u32, u32); REGION_COUNT],
+    /// White's and Black's pattern entries, pairwise (both sides read the same regions): White's
+    /// entry counts `+1`, Black's `-1`, each with the phase shares. Only the first
+    /// `pattern_count` pairs are valid.
+    pub patterns: [(u32, u32); MAX_ENTRIES_PER_SIDE],
+    /// How many of `patterns` are valid.
+    pub pattern_count: usize,
+}
+
+impl LinearFeatures {
+    /// The valid (White entry, Black entry) pairs.
+    pub fn pattern_pairs(&self) -> &[(u32, u32)] {
+        &self.patterns[..self.pattern_count]
+    }
 }
 
 /// The evaluation of `position` from White's view as a linear function of the weights:
@@ -337,17 +358,13 @@ pub fn linear_features(position: &Position) -> Option<LinearFeatures> {
         terms[feature] = difference * pieces / full;
         terms[FEATURES + feature] = difference * (full - pieces) / full;
     }
-    let flat = |region: usize, index: usize| (region * TABLE_LEN + index) as u32;
-    let patterns = std::array::from_fn(|region| {
-        (
-            flat(region, white.patterns[region]),
-            flat(region, black.patterns[region]),
-        )
-    });
+    debug_assert_eq!(white.pattern_count, black.pattern_count);
+    let patterns = std::array::from_fn(|at| (white.patterns[at] as u32, black.patterns[at] as u32));
     Some(LinearFeatures {
         terms,
         opening_share: pieces / full,
         patterns,
+        pattern_count: white.pattern_count,
     })
 }
 
@@ -369,10 +386,15 @@ pub fn breakdown(position: &Position, color: Color, weights: &Weights) -> Vec<(&
             .sum();
         (group.name, value)
     });
-    let patterns = REGIONS.iter().enumerate().map(|(region, spec)| {
-        let [opening, endgame] = weights.patterns.get(region, counts.patterns[region]);
+    let patterns = counts.pattern_entries().iter().map(|&entry| {
+        let [opening, endgame] = weights.patterns.get(entry);
         let value = (f64::from(opening) * pieces + f64::from(endgame) * (full - pieces)) / full;
-        (spec.name, value)
+        let region = if entry < FIRST_KING_ENTRY {
+            REGIONS[entry / TABLE_LEN].name
+        } else {
+            KING_REGION_NAMES[(entry - FIRST_KING_ENTRY) / KING_CONFIGS]
+        };
+        (region, value)
     });
     terms.chain(patterns).collect()
 }
@@ -402,6 +424,7 @@ pub fn can_capture(position: &Position, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::patterns::ENTRY_COUNT;
     use crate::notation::fen::parse_position;
 
     fn position(fen: &str) -> Position {
@@ -446,14 +469,12 @@ mod tests {
     fn weights_with_patterns() -> Weights {
         let mut weights = Weights::default();
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for region in 0..REGION_COUNT {
-            for index in 0..TABLE_LEN {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let value = |shift: u32| ((state >> shift) % 81) as i16 - 40;
-                weights.patterns.set(region, index, [value(0), value(32)]);
-            }
+        for entry in 0..ENTRY_COUNT {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let value = |shift: u32| ((state >> shift) % 81) as i16 - 40;
+            weights.patterns.set(entry, [value(0), value(32)]);
         }
         weights
     }
@@ -468,12 +489,11 @@ mod tests {
             .sum();
         let share = features.opening_share;
         let entry = |flat: u32| {
-            let flat = flat as usize;
-            let [opening, endgame] = weights.patterns.get(flat / TABLE_LEN, flat % TABLE_LEN);
+            let [opening, endgame] = weights.patterns.get(flat as usize);
             f32::from(opening) * share + f32::from(endgame) * (1.0 - share)
         };
         let patterns: f32 = features
-            .patterns
+            .pattern_pairs()
             .iter()
             .map(|&(white, black)| entry(white) - entry(black))
             .sum();
@@ -503,8 +523,12 @@ mod tests {
             for (a, b) in features.terms.iter().zip(flipped.terms) {
                 assert!((a + b).abs() < 1e-4);
             }
-            let swapped: Vec<(u32, u32)> = flipped.patterns.iter().map(|&(w, b)| (b, w)).collect();
-            assert_eq!(features.patterns.to_vec(), swapped);
+            let swapped: Vec<(u32, u32)> = flipped
+                .pattern_pairs()
+                .iter()
+                .map(|&(w, b)| (b, w))
+                .collect();
+            assert_eq!(features.pattern_pairs().to_vec(), swapped);
         }
         assert!(checked > 1_500, "{checked}");
     }

@@ -12,9 +12,8 @@
 //!
 //! The index comes from bitboards without a loop over squares: a side's men are packed into a
 //! dense 32-bit word in its own view ([`own_view_men`], Black's by one bit reversal), a block's
-//! eight squares are gathered from that word by two shifts and masks and packed into a byte
-//! ([`Region`]), and the byte goes through a 256-entry table that turns binary digits into ternary
-//! ones.
+//! eight squares are gathered from that word by two shifts and masks ([`Region`]), and the
+//! gathered bits index a table that turns binary digits into ternary ones.
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::position::{Color, Position};
@@ -29,8 +28,7 @@ pub const TABLE_LEN: usize = 6561;
 ///
 /// Its first and third rows start at one bit offset within their rows and its second and fourth
 /// at another (the dark squares alternate between files b, d, f, h and a, c, e, g), so two shifts
-/// and masks gather all eight squares into the low two bits of four nibbles (row by row), and two
-/// shift-or steps pack them into one byte.
+/// and masks gather all eight squares into the low two bits of four nibbles, row by row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
     /// Name in weight files and in `onca eval` (e.g. `block_r2_c3`: rows 2-5 and files 3-6
@@ -48,13 +46,14 @@ const FIRST_AND_THIRD: u32 = 0x0303;
 const SECOND_AND_FOURTH: u32 = 0x3030;
 
 impl Region {
-    /// The eight squares of the region packed into one byte, in bit order of the dense word.
+    /// The region's squares in two words at once (`pair` = first word in bits 0-31, second in
+    /// bits 32-63), each spread over the low two bits of four nibbles (one nibble per row, in
+    /// row order): the first word's in bits 0-13, the second's in bits 32-45.
     #[inline(always)]
-    fn gather(&self, word: u32) -> u32 {
-        let spread = ((word >> self.shift_first) & FIRST_AND_THIRD)
-            | ((word >> self.shift_second) & SECOND_AND_FOURTH);
-        let pairs = (spread | (spread >> 2)) & 0x0F0F;
-        (pairs | (pairs >> 4)) & 0xFF
+    fn gather_pair(&self, pair: u64) -> u64 {
+        const BOTH: u64 = 1 | (1 << 32);
+        ((pair >> self.shift_first) & (FIRST_AND_THIRD as u64 * BOTH))
+            | ((pair >> self.shift_second) & (SECOND_AND_FOURTH as u64 * BOTH))
     }
 
     /// The region's squares as a set of own-view dense bits.
@@ -66,28 +65,45 @@ impl Region {
     /// man, 2 for an enemy man, 0 otherwise, on the region's `i`-th square in bit order.
     #[inline(always)]
     pub fn index(&self, own: u32, enemy: u32) -> usize {
-        usize::from(TERNARY[self.gather(own) as usize])
-            + 2 * usize::from(TERNARY[self.gather(enemy) as usize])
+        self.index_of_pair(u64::from(own) | (u64::from(enemy) << 32))
+    }
+
+    /// [`Region::index`] with own men in bits 0-31 of `men` and enemy men in bits 32-63.
+    #[inline(always)]
+    fn index_of_pair(&self, men: u64) -> usize {
+        let spread = self.gather_pair(men);
+        usize::from(TERNARY[(spread & SPREAD_MASK) as usize])
+            + 2 * usize::from(TERNARY[((spread >> 32) & SPREAD_MASK) as usize])
     }
 }
 
-/// `TERNARY[b]` reads the binary digits of `b` as ternary digits: sum of 3^i over the set bits i.
-const TERNARY: [u16; 256] = {
-    let mut table = [0u16; 256];
-    let mut bits = 0;
-    while bits < 256 {
-        let mut value = 0u16;
-        let mut power = 1u16;
-        let mut bit = 0;
-        while bit < 8 {
-            if bits & (1 << bit) != 0 {
-                value += power;
+/// Bits a spread region occupies: the low two bits of four nibbles.
+const SPREAD_MASK: u64 = 0x3333;
+
+/// `TERNARY[s]` reads a spread region (see [`Region`]: squares on the low two bits of four
+/// nibbles) as ternary digits, one per square in bit order: the sum of 3^i over the set squares
+/// i. Indexed by the spread bits directly, so no packing step is needed (entries at other bit
+/// positions are unused).
+static TERNARY: [u16; SPREAD_MASK as usize + 1] = {
+    let mut table = [0u16; SPREAD_MASK as usize + 1];
+    let mut spread = 0;
+    while spread <= SPREAD_MASK as usize {
+        if spread & !(SPREAD_MASK as usize) == 0 {
+            let mut value = 0u16;
+            let mut power = 1u16;
+            let mut bit = 0;
+            while bit < 16 {
+                if (SPREAD_MASK as usize) & (1 << bit) != 0 {
+                    if spread & (1 << bit) != 0 {
+                        value += power;
+                    }
+                    power *= 3;
+                }
+                bit += 1;
             }
-            power *= 3;
-            bit += 1;
+            table[spread] = value;
         }
-        table[bits] = value;
-        bits += 1;
+        spread += 1;
     }
     table
 };
@@ -138,35 +154,92 @@ pub const REGION_COUNT: usize = 13;
 /// The regions the evaluation reads.
 pub const REGIONS: [Region; REGION_COUNT] = BLOCKS_4X4;
 
-/// One `[opening, endgame]` weight pair for every configuration of every region of [`REGIONS`],
-/// in score units like the other weights (blended by phase the same way).
+/// King configurations of a region: own kings in it (0, 1, 2 or more) times 3 plus enemy kings
+/// (the same), read only while a king is on the board.
+pub const KING_CONFIGS: usize = 9;
+/// The first king entry: entries `0..FIRST_KING_ENTRY` are men configurations
+/// (`region * TABLE_LEN + index`), then `FIRST_KING_ENTRY + region * KING_CONFIGS + config`.
+pub const FIRST_KING_ENTRY: usize = REGION_COUNT * TABLE_LEN;
+/// Number of pattern entries, men and kings.
+pub const ENTRY_COUNT: usize = FIRST_KING_ENTRY + REGION_COUNT * KING_CONFIGS;
+/// Entries one side reads at most: one men entry per region, and one king entry per region when
+/// kings are on the board.
+pub const MAX_ENTRIES_PER_SIDE: usize = 2 * REGION_COUNT;
+
+/// The names of the regions' king tables, in [`REGIONS`] order.
+pub const KING_REGION_NAMES: [&str; REGION_COUNT] = [
+    "kings_r0_c0",
+    "kings_r0_c1",
+    "kings_r0_c2",
+    "kings_r0_c3",
+    "kings_r0_c4",
+    "kings_r1_c0",
+    "kings_r1_c1",
+    "kings_r1_c2",
+    "kings_r1_c3",
+    "kings_r1_c4",
+    "kings_r2_c0",
+    "kings_r2_c1",
+    "kings_r2_c2",
+];
+
+/// The name of entry `entry` in weight files: `block_r2_c2[4020]` (men configuration) or
+/// `kings_r2_c2[4]` (king configuration: own kings * 3 + enemy kings).
+pub fn entry_name(entry: usize) -> String {
+    if entry < FIRST_KING_ENTRY {
+        format!("{}[{}]", REGIONS[entry / TABLE_LEN].name, entry % TABLE_LEN)
+    } else {
+        let king = entry - FIRST_KING_ENTRY;
+        format!(
+            "{}[{}]",
+            KING_REGION_NAMES[king / KING_CONFIGS],
+            king % KING_CONFIGS
+        )
+    }
+}
+
+/// The entry an [`entry_name`] names, if it names one.
+pub fn parse_entry_name(name: &str) -> Option<usize> {
+    let (region, rest) = name.split_once('[')?;
+    let index: usize = rest.strip_suffix(']')?.parse().ok()?;
+    if let Some(number) = KING_REGION_NAMES.iter().position(|&known| known == region) {
+        (index < KING_CONFIGS).then_some(FIRST_KING_ENTRY + number * KING_CONFIGS + index)
+    } else {
+        let number = REGIONS.iter().position(|known| known.name == region)?;
+        (index < TABLE_LEN).then_some(number * TABLE_LEN + index)
+    }
+}
+
+/// One `[opening, endgame]` weight pair for every pattern entry ([`ENTRY_COUNT`]: every men
+/// configuration and every king configuration of every region of [`REGIONS`]), in score units
+/// like the other weights (blended by phase the same way).
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternWeights(Box<[[i16; 2]]>);
 
 impl PatternWeights {
     /// Every entry zero: patterns change nothing.
     pub fn zero() -> PatternWeights {
-        PatternWeights(vec![[0, 0]; REGION_COUNT * TABLE_LEN].into_boxed_slice())
+        PatternWeights(vec![[0, 0]; ENTRY_COUNT].into_boxed_slice())
     }
 
-    /// The weight pair of configuration `index` of region `region`.
+    /// The weight pair of entry `entry`.
     #[inline(always)]
-    pub fn get(&self, region: usize, index: usize) -> [i16; 2] {
-        self.0[region * TABLE_LEN + index]
+    pub fn get(&self, entry: usize) -> [i16; 2] {
+        self.0[entry]
     }
 
-    /// Sets the weight pair of configuration `index` of region `region`.
-    pub fn set(&mut self, region: usize, index: usize, value: [i16; 2]) {
-        self.0[region * TABLE_LEN + index] = value;
+    /// Sets the weight pair of entry `entry`.
+    pub fn set(&mut self, entry: usize, value: [i16; 2]) {
+        self.0[entry] = value;
     }
 
-    /// The entries that are not zero, as (region, index, [opening, endgame]).
-    pub fn non_zero(&self) -> impl Iterator<Item = (usize, usize, [i16; 2])> + '_ {
+    /// The entries that are not zero, as (entry, [opening, endgame]).
+    pub fn non_zero(&self) -> impl Iterator<Item = (usize, [i16; 2])> + '_ {
         self.0
             .iter()
             .enumerate()
             .filter(|(_, value)| **value != [0, 0])
-            .map(|(flat, &value)| (flat / TABLE_LEN, flat % TABLE_LEN, value))
+            .map(|(entry, &value)| (entry, value))
     }
 }
 
@@ -187,30 +260,76 @@ pub fn dense(set: Bitboard) -> u32 {
     ((b & 0xFF) | ((b >> 1) & 0xFF00) | ((b >> 2) & 0xFF_0000) | ((b >> 3) & 0xFF00_0000)) as u32
 }
 
-/// `color`'s men and the enemy men as dense words in `color`'s own view (Black's rotated: square
-/// `n` is its `33 - n`, which reverses the 32 bits).
+/// `set` as a dense word in `color`'s own view (Black's rotated: square `n` is its `33 - n`,
+/// which reverses the 32 bits).
 #[inline(always)]
-pub fn own_view_men(position: &Position, color: Color) -> (u32, u32) {
-    let own = dense(position.men(color));
-    let enemy = dense(position.men(color.opponent()));
+fn own_view(set: Bitboard, color: Color) -> u32 {
     match color {
-        Color::White => (own, enemy),
-        Color::Black => (own.reverse_bits(), enemy.reverse_bits()),
+        Color::White => dense(set),
+        Color::Black => dense(set).reverse_bits(),
     }
 }
 
-/// Calls `visit(region, index)` for every region of `regions` as `color` sees the position.
+/// `color`'s men and the enemy men as dense words in `color`'s own view.
 #[inline(always)]
-pub fn visit_patterns(
-    position: &Position,
-    color: Color,
-    regions: &[Region],
-    mut visit: impl FnMut(usize, usize),
-) {
+pub fn own_view_men(position: &Position, color: Color) -> (u32, u32) {
+    (
+        own_view(position.men(color), color),
+        own_view(position.men(color.opponent()), color),
+    )
+}
+
+/// Calls `visit(entry)` for every pattern entry `color` reads in the position: each region's men
+/// configuration, and, while any king is on the board, each region's king configuration.
+#[inline(always)]
+pub fn visit_patterns(position: &Position, color: Color, mut visit: impl FnMut(usize)) {
     let (own, enemy) = own_view_men(position, color);
-    for (number, region) in regions.iter().enumerate() {
-        visit(number, region.index(own, enemy));
+    let men = u64::from(own) | (u64::from(enemy) << 32);
+    // One call per region with the region as a constant, so that its shifts and masks become
+    // immediate operands (a loop over REGIONS kept them in memory: a third slower).
+    each_region!(men_entry, men, visit);
+    let all_kings = position.kings(Color::White) | position.kings(Color::Black);
+    if all_kings.is_empty() {
+        return;
     }
+    let kings = u64::from(own_view(position.kings(color), color))
+        | (u64::from(own_view(position.kings(color.opponent()), color)) << 32);
+    each_region!(king_entry, kings, visit);
+}
+
+/// Calls `$visit($entry::<N>($pair))` for every region number N, in order.
+macro_rules! each_region {
+    ($entry:ident, $pair:expr, $visit:expr) => {
+        const _: () = assert!(REGION_COUNT == 13, "each_region! lists 13 regions");
+        $visit($entry::<0>($pair));
+        $visit($entry::<1>($pair));
+        $visit($entry::<2>($pair));
+        $visit($entry::<3>($pair));
+        $visit($entry::<4>($pair));
+        $visit($entry::<5>($pair));
+        $visit($entry::<6>($pair));
+        $visit($entry::<7>($pair));
+        $visit($entry::<8>($pair));
+        $visit($entry::<9>($pair));
+        $visit($entry::<10>($pair));
+        $visit($entry::<11>($pair));
+        $visit($entry::<12>($pair));
+    };
+}
+use each_region;
+
+/// The men entry of region `N` for own men and enemy men in the two halves of `men`.
+#[inline(always)]
+fn men_entry<const N: usize>(men: u64) -> usize {
+    N * TABLE_LEN + REGIONS[N].index_of_pair(men)
+}
+
+/// The king entry of region `N` for own kings and enemy kings in the two halves of `kings`.
+#[inline(always)]
+fn king_entry<const N: usize>(kings: u64) -> usize {
+    let spread = REGIONS[N].gather_pair(kings);
+    let count = |bits: u64| (bits.count_ones() as usize).min(2);
+    FIRST_KING_ENTRY + N * KING_CONFIGS + 3 * count(spread & SPREAD_MASK) + count(spread >> 32)
 }
 
 #[cfg(test)]
@@ -261,6 +380,12 @@ mod tests {
         let mut names: Vec<_> = REGIONS.iter().map(|region| region.name).collect();
         names.dedup();
         assert_eq!(names.len(), REGIONS.len());
+        for (region, kings) in REGIONS.iter().zip(KING_REGION_NAMES) {
+            assert_eq!(
+                region.name.strip_prefix("block_"),
+                kings.strip_prefix("kings_")
+            );
+        }
     }
 
     #[test]
@@ -302,14 +427,32 @@ mod tests {
         let mirror = position.color_flipped();
         for color in [Color::White, Color::Black] {
             let mut here = Vec::new();
-            visit_patterns(&position, color, &REGIONS, |region, index| {
-                here.push((region, index))
-            });
+            visit_patterns(&position, color, |entry| here.push(entry));
             let mut there = Vec::new();
-            visit_patterns(&mirror, color.opponent(), &REGIONS, |region, index| {
-                there.push((region, index))
-            });
+            visit_patterns(&mirror, color.opponent(), |entry| there.push(entry));
             assert_eq!(here, there);
+            assert_eq!(here.len(), REGION_COUNT);
         }
+    }
+
+    #[test]
+    fn kings_are_counted_per_region_while_any_king_is_on_the_board() {
+        // White kings on 18 (d4) and 21 (a3), a black king on 15 (e5), men elsewhere.
+        let position = parse_position("W:WK18,K21,29:BK15,1").expect("valid");
+        let mut entries = Vec::new();
+        visit_patterns(&position, Color::White, |entry| entries.push(entry));
+        assert_eq!(entries.len(), 2 * REGION_COUNT);
+        // The centre block (rows 2-5, files 2-5) holds d4 and e5 but not a3: one own king, one
+        // enemy king.
+        assert_eq!(
+            entries[REGION_COUNT + 12],
+            FIRST_KING_ENTRY + 12 * KING_CONFIGS + 3 + 1
+        );
+        for entry in &entries {
+            assert_eq!(parse_entry_name(&entry_name(*entry)), Some(*entry));
+        }
+        assert_eq!(entry_name(FIRST_KING_ENTRY + 8), "kings_r0_c0[8]");
+        assert_eq!(parse_entry_name("kings_r0_c0[9]"), None);
+        assert_eq!(parse_entry_name("block_r0_c0[6561]"), None);
     }
 }

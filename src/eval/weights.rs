@@ -11,7 +11,7 @@
 //! what the engine plays with.
 
 use crate::egtb::codec::{fnv1a, FNV_START};
-use crate::eval::patterns::{PatternWeights, REGIONS, TABLE_LEN};
+use crate::eval::patterns::{entry_name, parse_entry_name, PatternWeights};
 
 /// The first line of a version-2 weights file ([`Weights::to_text`]).
 pub const FORMAT_HEADER: &str = "onca-weights 2";
@@ -38,14 +38,6 @@ fn checked_body(text: &str) -> Result<&str, String> {
         ));
     }
     Ok(body)
-}
-
-/// The (region, index) of a pattern entry name such as `block_r2_c2[4020]`.
-fn pattern_entry(name: &str) -> Option<(usize, usize)> {
-    let (region, rest) = name.split_once('[')?;
-    let index: usize = rest.strip_suffix(']')?.parse().ok()?;
-    let region = REGIONS.iter().position(|known| known.name == region)?;
-    (index < TABLE_LEN).then_some((region, index))
 }
 
 /// A named run of consecutive features (one entry for plain features, several for tables).
@@ -281,9 +273,9 @@ impl Weights {
                 self.opening[index], self.endgame[index]
             ));
         }
-        for (region, index, [opening, endgame]) in self.patterns.non_zero() {
-            let name = REGIONS[region].name;
-            text.push_str(&format!("{name}[{index}] {opening} {endgame}\n"));
+        for (entry, [opening, endgame]) in self.patterns.non_zero() {
+            let name = entry_name(entry);
+            text.push_str(&format!("{name} {opening} {endgame}\n"));
         }
         let checksum = fnv1a(FNV_START, text.as_bytes());
         text.push_str(&format!("checksum {checksum:016x}\n"));
@@ -342,20 +334,20 @@ impl Weights {
                         ))
                     })
             };
-            if let Some((region, index)) = pattern_entry(name) {
+            if let Some(entry) = parse_entry_name(name) {
                 if !versioned {
                     return Err(error(String::from(
                         "pattern entries need a version-2 file (header and checksum)",
                     )));
                 }
-                if !seen_patterns.insert((region, index)) {
+                if !seen_patterns.insert(entry) {
                     return Err(error(format!("`{name}` given twice")));
                 }
                 let limit = i32::from(i16::MAX);
                 let value = [parse(opening, limit)?, parse(endgame, limit)?];
                 // In range by the limit just checked.
                 out.patterns
-                    .set(region, index, value.map(|v| v.clamp(-limit, limit) as i16));
+                    .set(entry, value.map(|v| v.clamp(-limit, limit) as i16));
                 continue;
             }
             let index = names
@@ -455,12 +447,14 @@ mod tests {
 
     #[test]
     fn version_two_files_carry_patterns_and_are_checked() {
+        use crate::eval::patterns::ENTRY_COUNT;
         let mut weights = Weights::hand_set();
-        weights.patterns.set(0, 0, [3, -4]);
-        weights.patterns.set(12, TABLE_LEN - 1, [-32767, 32767]);
+        weights.patterns.set(0, [3, -4]);
+        weights.patterns.set(ENTRY_COUNT - 1, [-32767, 32767]);
         let text = weights.to_text();
         assert!(text.starts_with("onca-weights 2\n"));
         assert!(text.contains("block_r0_c0[0] 3 -4\n"));
+        assert!(text.contains("kings_r2_c2[8] -32767 32767\n"));
         assert_eq!(Weights::parse_text(&text), Ok(weights.clone()));
         // Damage anywhere before the checksum line is caught, naming the checksum line.
         let damaged = text.replace("block_r0_c0[0] 3 -4", "block_r0_c0[0] 3 -5");

@@ -10,16 +10,15 @@
 
 use crate::samples::Samples;
 use onca::eval::evaluate::linear_features;
-use onca::eval::patterns::{REGIONS, REGION_COUNT, TABLE_LEN};
+use onca::eval::patterns::{entry_name, ENTRY_COUNT};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
 use rayon::prelude::*;
 
 /// Number of weights the tuner fits: the handcrafted terms' [`TUNABLE`], then an opening and an
-/// endgame weight for every pattern entry (entry `e` = `region * TABLE_LEN + index` at
-/// `TUNABLE + 2 * e` and `TUNABLE + 2 * e + 1`).
-pub const WEIGHT_COUNT: usize = TUNABLE + 2 * REGION_COUNT * TABLE_LEN;
+/// endgame weight for every pattern entry `e` (at `TUNABLE + 2 * e` and `TUNABLE + 2 * e + 1`).
+pub const WEIGHT_COUNT: usize = TUNABLE + 2 * ENTRY_COUNT;
 
 /// The position's linear features as sparse `(weight index, value)` entries, or `None` when the
 /// engine scores it by a fixed rule (such positions tell the tuner nothing and are skipped).
@@ -35,7 +34,7 @@ pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
         .collect();
     let opening = features.opening_share;
     let base = TUNABLE as u32;
-    for (white, black) in features.patterns {
+    for &(white, black) in features.pattern_pairs() {
         if white == black {
             continue; // the two entries cancel
         }
@@ -52,11 +51,10 @@ pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
 pub fn weight_names() -> Vec<String> {
     let mut names = Weights::tunable_names();
     names.reserve(WEIGHT_COUNT - TUNABLE);
-    for region in &REGIONS {
-        for index in 0..TABLE_LEN {
-            names.push(format!("{}[{index}].opening", region.name));
-            names.push(format!("{}[{index}].endgame", region.name));
-        }
+    for entry in 0..ENTRY_COUNT {
+        let name = entry_name(entry);
+        names.push(format!("{name}.opening"));
+        names.push(format!("{name}.endgame"));
     }
     names
 }
@@ -73,12 +71,12 @@ pub struct Data {
 /// Lines parsed per parallel task.
 const LINES_PER_TASK: usize = 1 << 14;
 
-/// Whether a data line goes to the validation set: a hash of its text, so the split is the same
-/// on every run and identical lines (the same position and result from two games) share a side.
-pub fn is_validation(line: &str, fraction: f64) -> bool {
+/// Whether the lines with split key `key` go to the validation set: a hash of the key, so the
+/// split is the same on every run (see [`split_keys`] for the keys).
+pub fn is_validation(key: &str, fraction: f64) -> bool {
     // FNV-1a, then a final mix so the low bits are usable.
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for byte in line.bytes() {
+    for byte in key.bytes() {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
     }
     hash ^= hash >> 33;
@@ -87,11 +85,42 @@ pub fn is_validation(line: &str, fraction: f64) -> bool {
     ((hash >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
+/// The key that decides each line's side of the validation split: for a line of a datagen game,
+/// the run's header and the game's marker (the marker follows its game's lines), so every
+/// position of a game lands on the same side; consecutive positions of one game share most of
+/// their patterns and the result, and splitting them would let the validation set reward
+/// memorised games. Lines outside any marked game are their own key.
+pub fn split_keys(lines: &[&str]) -> Vec<String> {
+    let mut headers = Vec::with_capacity(lines.len());
+    let mut header = "";
+    for line in lines {
+        if line.starts_with("# onca-tune datagen") {
+            header = line;
+        }
+        headers.push(header);
+    }
+    let mut keys = vec![String::new(); lines.len()];
+    let mut marker: Option<&str> = None;
+    for (at, line) in lines.iter().enumerate().rev() {
+        if line.starts_with("# game ") {
+            marker = Some(line);
+        } else if line.starts_with("# onca-tune datagen") {
+            marker = None;
+        }
+        keys[at] = match marker {
+            Some(marker) => format!("{}|{marker}", headers[at]),
+            None => line.to_string(),
+        };
+    }
+    keys
+}
+
 /// Reads `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view) in parallel; blank lines
-/// and `#` comments are skipped. A `validation` fraction of the lines (by [`is_validation`]) goes
-/// to the validation set. Errors name the line.
+/// and `#` comments are skipped. A `validation` fraction of the games (by [`is_validation`] of
+/// [`split_keys`]) goes to the validation set. Errors name the line.
 pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
     let lines: Vec<&str> = text.lines().collect();
+    let keys = split_keys(&lines);
     let parts: Vec<Data> = lines
         .par_chunks(LINES_PER_TASK)
         .enumerate()
@@ -118,7 +147,7 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                     data.skipped += 1;
                     continue;
                 };
-                if is_validation(line, validation) {
+                if is_validation(&keys[task * LINES_PER_TASK + offset], validation) {
                     data.validation.push_sparse(&features, result);
                 } else {
                     data.training.push_sparse(&features, result);
@@ -302,12 +331,11 @@ pub fn to_weights(base: &Weights, tuned: &[f64]) -> Weights {
     if tuned.len() == WEIGHT_COUNT {
         let limit = f64::from(i16::MAX);
         let round = |w: f64| w.round().clamp(-limit, limit) as i16;
-        for entry in 0..REGION_COUNT * TABLE_LEN {
+        for entry in 0..ENTRY_COUNT {
             let at = TUNABLE + 2 * entry;
-            let value = [round(tuned[at]), round(tuned[at + 1])];
             weights
                 .patterns
-                .set(entry / TABLE_LEN, entry % TABLE_LEN, value);
+                .set(entry, [round(tuned[at]), round(tuned[at + 1])]);
         }
     }
     weights
@@ -317,8 +345,8 @@ pub fn to_weights(base: &Weights, tuned: &[f64]) -> Weights {
 pub fn to_floats(weights: &Weights) -> Vec<f64> {
     let mut floats: Vec<f64> = weights.tunable().iter().map(|&w| f64::from(w)).collect();
     floats.reserve(WEIGHT_COUNT - TUNABLE);
-    for entry in 0..REGION_COUNT * TABLE_LEN {
-        let [opening, endgame] = weights.patterns.get(entry / TABLE_LEN, entry % TABLE_LEN);
+    for entry in 0..ENTRY_COUNT {
+        let [opening, endgame] = weights.patterns.get(entry);
         floats.push(f64::from(opening));
         floats.push(f64::from(endgame));
     }

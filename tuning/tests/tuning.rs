@@ -260,6 +260,35 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     assert!(parse_data("no result here\n", 0.1).is_err());
 }
 
+#[test]
+fn every_position_of_a_game_lands_on_the_same_side_of_the_split() {
+    use onca_tuning::tune::{is_validation, split_keys};
+    let lines = [
+        "# onca-tune datagen v1 seed=1 nodes=10",
+        "a;0.5",
+        "b;0.5",
+        "# game 0",
+        "c;1.0",
+        "# game 1",
+        "# onca-tune datagen v1 seed=2 nodes=10",
+        "d;0.0",
+        "# game 0",
+        "loose;0.5",
+    ];
+    let keys = split_keys(&lines);
+    assert_eq!(keys[1], keys[2]);
+    assert_eq!(keys[1], "# onca-tune datagen v1 seed=1 nodes=10|# game 0");
+    assert_ne!(keys[4], keys[1]);
+    // Game 0 of another seed is another game.
+    assert_ne!(keys[7], keys[1]);
+    assert_eq!(keys[9], "loose;0.5");
+    // With half the games held out, some games go each way, never split.
+    let held: Vec<bool> = (0..200)
+        .map(|game| is_validation(&format!("h|# game {game}"), 0.5))
+        .collect();
+    assert!(held.iter().any(|&v| v) && held.iter().any(|&v| !v));
+}
+
 /// Positions of seeded random games, for tests that need real feature vectors.
 fn random_game_positions(games: u64, plies: usize) -> Vec<onca::rules::position::Position> {
     use onca::rules::movegen::legal_moves;
@@ -289,7 +318,7 @@ fn tuner_recovers_known_pattern_weights_on_synthetic_data() {
     let mut truth = Weights::default();
     for index in 0..TABLE_LEN {
         if index % 3 == 1 {
-            truth.patterns.set(12, index, [60, 60]);
+            truth.patterns.set(12 * TABLE_LEN + index, [60, 60]);
         }
     }
     let truth = to_floats(&truth);
