@@ -1,11 +1,13 @@
-//! The evaluation's weights as data: an opening and an endgame weight for every feature.
+//! The evaluation's weights as data: an opening and an endgame weight for every feature and for
+//! every pattern entry ([`crate::eval::patterns`]).
 //!
 //! A feature is something [`crate::eval::evaluate`] counts for one side, from that side's point of view (a
 //! man on its 17th square, its second king, a triangle of men...). The evaluation of a side is
 //! `sum(count * weight)` in each phase, blended by the number of pieces on the board. The tuner
 //! (the `tuning/` crate) works on the flat vector [`Weights::tunable`] (all opening weights, then
-//! all endgame weights); [`Weights::to_text`] and [`Weights::parse_text`] give a plain
-//! `name opening endgame` file.
+//! all endgame weights) plus the pattern entries; [`Weights::to_text`] and [`Weights::parse_text`]
+//! give a text file of `name opening endgame` lines (version 2: with a header, the non-zero
+//! pattern entries and a checksum line; version-1 files have terms only).
 //!
 //! [`Weights::hand_set`] are the values chosen by hand before any tuning; [`Weights::builtin`] is
 //! what the engine plays with.
