@@ -1,6 +1,7 @@
 //! Pattern features: the men on a small board region, read as one configuration, index a table
 //! with one weight per configuration (each square empty, own man or enemy man: 3^k entries for k
-//! squares).
+//! squares). While a king is on the board, each region also reads its king configuration (own
+//! and enemy kings in it, 0, 1 or 2 and more: 9 entries).
 //!
 //! Regions are given in a side's own view (square numbers as that side sees the board, White's as
 //! numbered, Black's rotated by 180 degrees), so both colours share every table: the game's one
