@@ -309,10 +309,17 @@ impl Weights {
         let versioned = body.is_some();
         let text = body.unwrap_or(text);
         let names = Self::feature_names();
-        let mut out = base.clone();
-        if versioned {
-            out.patterns = PatternWeights::zero();
-        }
+        // A version-2 file gives every pattern entry (absent ones are zero), so only a version-1
+        // file copies `base`'s tables.
+        let mut out = Weights {
+            opening: base.opening,
+            endgame: base.endgame,
+            patterns: if versioned {
+                PatternWeights::zero()
+            } else {
+                base.patterns.clone()
+            },
+        };
         let mut seen = [false; FEATURES];
         let mut seen_patterns = std::collections::HashSet::new();
         for (number, line) in text.lines().enumerate() {
