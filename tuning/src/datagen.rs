@@ -1,9 +1,16 @@
-//! Self-play data: games at a fixed node count from randomised balanced openings, played in
-//! parallel; every quiet position (no capture for either side) is written as `FEN;result` with
-//! the result 1.0 / 0.5 / 0.0 from White's view.
+//! Self-play data: games from randomised balanced openings, each move searched with a node
+//! budget drawn at random between the run's node count and one and a half times that, played in parallel; every
+//! quiet position (no capture for either side) is written as `FEN;result` with the result 1.0 /
+//! 0.5 / 0.0 from White's view.
+//!
+//! The random budgets are what make the games differ: a fixed budget makes the engine
+//! deterministic, so every game from one opening was the same game, and the 200,000 games of
+//! version 1 held 287 K distinct positions among 10.3 M lines (a validation split by game then
+//! shares its positions with training and rewards memorising them). Each game draws its budgets
+//! from its own seed, so a game is still reproducible from the run's seed and its index.
 //!
 //! The data file resumes itself: it opens with a header comment naming the run's seed and node
-//! count (`# onca-tune datagen v1 seed=1 nodes=1000`), and each game's lines are followed by a
+//! count (`# onca-tune datagen v2 seed=1 nodes=1000`), and each game's lines are followed by a
 //! marker comment `# game 17`, written together with them in one flushed write. Running the same
 //! command again reads the markers, drops an unfinished tail (a game cut off mid-write) and plays
 //! only the games still missing; a larger `--games` extends a finished run. The tuner skips `#`
@@ -28,19 +35,18 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// Random plies played from the start position before the engine takes over.
-const RANDOM_PLIES: usize = 6;
+const RANDOM_PLIES: usize = 8;
 /// An opening whose static evaluation is further from zero than this is drawn again.
 const BALANCED_MARGIN: i32 = 60;
 /// Games longer than this are scored as draws.
 const MAX_PLIES: usize = 300;
 /// Start of the header comment; bump the version when a change makes old games incomparable.
-const HEADER_PREFIX: &str = "# onca-tune datagen v1 ";
+const HEADER_PREFIX: &str = "# onca-tune datagen v2 ";
 /// Start of the comment closing each game.
 const GAME_MARKER: &str = "# game ";
 
-/// A randomised balanced opening (quiet, static evaluation near zero) for game `index` of a run seeded by `seed`.
-pub fn random_opening(seed: u64, index: u64) -> Position {
-    let mut rng = Rng::new(seed ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d));
+/// A randomised balanced opening (quiet, static evaluation near zero) drawn from `rng`.
+pub fn random_opening(rng: &mut Rng) -> Position {
     loop {
         let mut position = Position::start();
         let mut ok = true;
@@ -62,14 +68,16 @@ fn is_quiet(position: &Position) -> bool {
     !can_capture(position, Color::White) && !can_capture(position, Color::Black)
 }
 
-/// Plays one game from `opening` with `nodes` per move; returns the quiet positions' FENs and the
-/// result from White's view.
-pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
+/// The random stream of game `index` of a run seeded by `seed`: its opening, then its node
+/// budgets.
+pub fn game_rng(seed: u64, index: u64) -> Rng {
+    Rng::new(seed ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d))
+}
+
+/// Plays one game from `opening`, each move with a budget drawn from `rng` in `nodes..=nodes
+/// * 3 / 2`; returns the quiet positions' FENs and the result from White's view.
+pub fn play_game(opening: Position, nodes: u64, rng: &mut Rng) -> (Vec<String>, f64) {
     let mut searcher = Searcher::new(1);
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
     let settings = SearchSettings::default();
     let rules = DrawRules::default();
     let control = SearchControl::new();
@@ -91,6 +99,10 @@ pub fn play_game(opening: Position, nodes: u64) -> (Vec<String>, f64) {
         if is_quiet(&position) {
             quiet.push(to_fen(&position));
         }
+        let limits = Limits {
+            nodes: Some(nodes + rng.below(nodes as usize / 2 + 1) as u64),
+            ..Limits::default()
+        };
         let found = searcher.search(&game, &limits, &settings, &control, &mut |_| {});
         match found.best {
             Some(best) => {
@@ -311,7 +323,9 @@ pub struct Summary {
 pub fn run(plan: Plan, config: &Config, progress: &(dyn Fn(&Summary) + Sync)) -> Result<Summary> {
     let sink = Mutex::new((plan.file, Summary::default(), None::<std::io::Error>));
     plan.remaining.par_iter().for_each(|&index| {
-        let (fens, result) = play_game(random_opening(config.seed, index), config.nodes);
+        let mut rng = game_rng(config.seed, index);
+        let opening = random_opening(&mut rng);
+        let (fens, result) = play_game(opening, config.nodes, &mut rng);
         let mut text = String::new();
         for fen in &fens {
             text.push_str(&format!("{fen};{result:.1}\n"));

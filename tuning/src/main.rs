@@ -33,7 +33,7 @@ enum Command {
         /// Games in the whole run (game indices 0..games).
         #[arg(long)]
         games: u64,
-        /// Nodes per move.
+        /// Nodes per move at least: each move draws its budget from this to one and a half times this.
         #[arg(long, default_value_t = 1000)]
         nodes: u64,
         #[arg(long)]

@@ -1,6 +1,6 @@
 //! The tuner recovers known weights from synthetic data, the L2 penalty pulls toward the anchor,
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
-//! parse with a deterministic validation split, shards merge into one run, pattern weights are recovered.
+//! parse with a deterministic validation split, shards merge into one run, pattern weights are recovered, and self-play games from one opening differ.
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
@@ -237,7 +237,9 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     let mut text = String::from("# onca-tune datagen v1 seed=1 nodes=10\n\n");
     for i in 0..400 {
         let result = ["0.0", "0.5", "1.0"][i % 3];
-        let fen = to_fen(&datagen::random_opening(5, i as u64));
+        let fen = to_fen(&datagen::random_opening(&mut datagen::game_rng(
+            5, i as u64,
+        )));
         text.push_str(&format!("{fen};{result}\n"));
         text.push_str(&format!("# game {i}\n"));
     }
@@ -424,4 +426,23 @@ fn shards_played_apart_and_merged_equal_one_run() {
     assert!(refused.to_string().contains("differs"), "{refused}");
     assert!(Shard::parse("3/3").is_err() && Shard::parse("x").is_err());
     assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
+}
+
+#[test]
+fn games_from_one_opening_part_ways_yet_each_game_repeats() {
+    // With one fixed budget every game from an opening was the same game; the random budgets
+    // must make games differ while a game's seed still reproduces it.
+    let opening = datagen::random_opening(&mut datagen::game_rng(3, 0));
+    let game = |stream: u64| datagen::play_game(opening, 300, &mut Rng::new(stream));
+    let first = game(1);
+    assert_eq!(first, game(1));
+    let distinct: std::collections::HashSet<Vec<String>> = (2..8)
+        .map(|stream| game(stream).0)
+        .chain([first.0])
+        .collect();
+    assert!(
+        distinct.len() >= 5,
+        "{} distinct games of 7",
+        distinct.len()
+    );
 }
