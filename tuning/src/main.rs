@@ -304,6 +304,12 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         data.training.entries() as f64 / data.training.len() as f64,
         reading.elapsed().as_secs_f64()
     );
+    println!(
+        "{} distinct training positions; {} validation positions ({:.1}%) are also training positions",
+        data.distinct_training,
+        data.validation_in_training,
+        100.0 * data.validation_in_training as f64 / data.validation.len().max(1) as f64
+    );
     let names = Weights::tunable_names();
     let unused: Vec<&str> = data
         .training

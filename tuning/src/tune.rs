@@ -66,6 +66,19 @@ pub struct Data {
     pub validation: Samples,
     /// Positions without features (scored by a fixed rule).
     pub skipped: u64,
+    /// Distinct positions (by Zobrist key) among the training lines.
+    pub distinct_training: u64,
+    /// Validation lines whose position is also a training line: the split keeps games apart,
+    /// not positions, so this says how far the validation error can be trusted (copies reward
+    /// memorising).
+    pub validation_in_training: u64,
+}
+
+/// Zobrist keys of one parse task's training and validation lines.
+#[derive(Default)]
+struct TaskKeys {
+    training: Vec<u64>,
+    validation: Vec<u64>,
 }
 
 /// Lines parsed per parallel task.
@@ -121,11 +134,12 @@ pub fn split_keys(lines: &[&str]) -> Vec<String> {
 pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
     let lines: Vec<&str> = text.lines().collect();
     let keys = split_keys(&lines);
-    let parts: Vec<Data> = lines
+    let parts: Vec<(Data, TaskKeys)> = lines
         .par_chunks(LINES_PER_TASK)
         .enumerate()
         .map(|(task, chunk)| {
             let mut data = Data::default();
+            let mut keys_of_task = TaskKeys::default();
             for (offset, line) in chunk.iter().enumerate() {
                 let number = task * LINES_PER_TASK + offset + 1;
                 let line = line.trim();
@@ -149,19 +163,30 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                 };
                 if is_validation(&keys[task * LINES_PER_TASK + offset], validation) {
                     data.validation.push_sparse(&features, result);
+                    keys_of_task.validation.push(position.key());
                 } else {
                     data.training.push_sparse(&features, result);
+                    keys_of_task.training.push(position.key());
                 }
             }
-            Ok(data)
+            Ok((data, keys_of_task))
         })
         .collect::<Result<_, String>>()?;
     let mut data = Data::default();
-    for part in parts {
+    let mut training_keys = std::collections::HashSet::new();
+    let mut validation_keys = Vec::new();
+    for (part, keys_of_task) in parts {
         data.training.append(part.training);
         data.validation.append(part.validation);
         data.skipped += part.skipped;
+        training_keys.extend(keys_of_task.training);
+        validation_keys.extend(keys_of_task.validation);
     }
+    data.distinct_training = training_keys.len() as u64;
+    data.validation_in_training = validation_keys
+        .iter()
+        .filter(|key| training_keys.contains(key))
+        .count() as u64;
     Ok(data)
 }
 

@@ -256,6 +256,19 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     let none = parse_data(&text, 0.0).expect("parses");
     assert_eq!(none.training.len(), 400);
     assert!(none.validation.is_empty());
+    // Every game reaching the same position: one distinct training position, and every held-out
+    // line is a copy of a training line.
+    let mut copies = String::from("# onca-tune datagen v2 seed=1 nodes=10\n");
+    for i in 0..100 {
+        copies.push_str(&format!("{start};0.5\n# game {i}\n"));
+    }
+    let copied = parse_data(&copies, 0.3).expect("parses");
+    assert_eq!(copied.distinct_training, 1);
+    assert!(!copied.validation.is_empty());
+    assert_eq!(
+        copied.validation_in_training,
+        copied.validation.len() as u64
+    );
     let bad = parse_data(&format!("{start};0.5\n{start};2\n"), 0.1).expect_err("bad result");
     assert!(bad.contains("line 2"), "{bad}");
     assert!(parse_data("x;0.5\n", 0.1).is_err());
