@@ -1,7 +1,7 @@
 //! Integration tests of `onca match`: the real binary against scripted fake engines
 //! (tests/fake_engines/fake_engine.py, Python 3 standard library), each misbehaving one way.
 
-use onca::game::pdn_file::{read_games, GameResult, PdnGame};
+use onca::game::pdn::{read_games, GameResult, PdnGame};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -253,10 +253,14 @@ fn sprt_bounds_and_a_fen_opening_file() {
         "{}",
         run.stdout
     );
+    let opening = onca::notation::fen::parse_fen("B:W18,22,23,24,25,26,27,28,29,30,31,32:B1-12")
+        .expect("FEN");
     for game in &run.games {
+        assert_eq!(game.start, opening);
+        // The standard form: algebraic squares under GameType 26.
         assert_eq!(
             game.tag("FEN"),
-            Some("B:W18,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+            Some("B:Wa1,c1,e1,g1,b2,d2,f2,h2,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
         );
         assert!(game.moves.is_empty() || game.moves.len() == 1);
     }

@@ -4,6 +4,10 @@ mod common;
 
 use onca::notation::fen::{parse_fen, parse_hub_position, parse_position, to_fen, to_hub_position};
 use onca::notation::pdn;
+use onca::notation::squares::SquareNotation;
+
+const HUB: SquareNotation = SquareNotation::HubNumbers;
+const ALGEBRAIC: SquareNotation = SquareNotation::Algebraic;
 use onca::rules::movegen;
 use onca::rules::moves::find_hub_move;
 use onca::rules::position::Position;
@@ -128,7 +132,7 @@ fn garbage_never_panics() {
         }
         let legal = movegen::legal_moves(&Position::start());
         let _ = find_hub_move(&legal, &text);
-        let _ = pdn::read_move(&Position::start(), &text);
+        let _ = pdn::read_move(&Position::start(), &text, HUB);
     }
 }
 
@@ -167,20 +171,28 @@ fn pdn_moves_add_landing_squares_only_when_needed() {
     let start = Position::start();
     let legal = movegen::legal_moves(&start);
     let mv = find_hub_move(&legal, "22-18").expect("legal");
-    assert_eq!(pdn::write_move(&start, &mv), "22-18");
-    assert_eq!(pdn::read_move(&start, "22-18"), Ok(mv));
+    assert_eq!(pdn::write_move(&start, &mv, HUB), "22-18");
+    assert_eq!(pdn::read_move(&start, "22-18", HUB), Ok(mv));
+    assert_eq!(pdn::write_move(&start, &mv, ALGEBRAIC), "c3-d4");
+    assert_eq!(pdn::read_move(&start, "c3-d4", ALGEBRAIC), Ok(mv));
+    // Numbers in an algebraic file are read in the Hub numbering; in an N0 file, from a1.
+    assert_eq!(pdn::read_move(&start, "22-18", ALGEBRAIC), Ok(mv));
+    let a1 = SquareNotation::A1Numbers;
+    assert_eq!(pdn::write_move(&start, &mv, a1), "10-14");
+    assert_eq!(pdn::read_move(&start, "10-14", a1), Ok(mv));
+    assert!(pdn::read_move(&start, "22-18", a1).is_err());
 
     let single = parse_position("W:W30:B1,18,26").expect("valid");
     let mv = movegen::legal_moves(&single)[0];
-    assert_eq!(pdn::write_move(&single, &mv), "30x14");
-    assert_eq!(pdn::read_move(&single, "30x14"), Ok(mv));
+    assert_eq!(pdn::write_move(&single, &mv, HUB), "30x14");
+    assert_eq!(pdn::read_move(&single, "30x14", HUB), Ok(mv));
 
     // The king on 22 can end on 22 by going round either way; from 22 to 22 there is one move,
     // but 22x25 and 22x29 are reached only one way round, so from/to suffices everywhere here.
     let king = parse_position("W:WK22:B9,10,17,18").expect("valid");
     for mv in movegen::legal_moves(&king) {
-        let text = pdn::write_move(&king, &mv);
-        assert_eq!(pdn::read_move(&king, &text), Ok(mv), "{text}");
+        let text = pdn::write_move(&king, &mv, HUB);
+        assert_eq!(pdn::read_move(&king, &text, HUB), Ok(mv), "{text}");
     }
 
     // Two captures from 20 to 31 with different captured sets (found by a random search) need
@@ -193,15 +205,21 @@ fn pdn_moves_add_landing_squares_only_when_needed() {
         .collect();
     assert_eq!(twins.len(), 2, "{moves:?}");
     for mv in twins {
-        let text = pdn::write_move(&ambiguous, mv);
-        assert!(
-            text.matches('x').count() > 1,
-            "{text} needs landing squares"
-        );
-        assert_eq!(pdn::read_move(&ambiguous, &text).as_ref(), Ok(mv), "{text}");
+        for notation in SquareNotation::ALL {
+            let text = pdn::write_move(&ambiguous, mv, notation);
+            assert!(
+                text.matches('x').count() > 1,
+                "{text} needs landing squares"
+            );
+            assert_eq!(
+                pdn::read_move(&ambiguous, &text, notation).as_ref(),
+                Ok(mv),
+                "{text}"
+            );
+        }
     }
     assert!(
-        pdn::read_move(&ambiguous, "20x31").is_err(),
+        pdn::read_move(&ambiguous, "20x31", HUB).is_err(),
         "from and to alone are ambiguous"
     );
 }

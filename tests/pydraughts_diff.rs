@@ -19,14 +19,6 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-fn oracle_python() -> Option<PathBuf> {
-    if let Ok(path) = std::env::var("ONCA_PYDRAUGHTS_PYTHON") {
-        return Some(PathBuf::from(path));
-    }
-    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/pydraughts-0.6.7/bin/python");
-    venv.exists().then_some(venv)
-}
-
 /// Our answer in the oracle's terms: Hub move text -> Hub position after it.
 fn our_moves(position: &Position) -> BTreeMap<String, String> {
     movegen::legal_moves(position)
@@ -51,12 +43,7 @@ fn parse_oracle_line(line: &str) -> Result<BTreeMap<String, String>, String> {
 
 #[test]
 fn move_generation_agrees_with_pydraughts() {
-    let Some(python) = oracle_python() else {
-        assert!(
-            std::env::var("ONCA_REQUIRE_ORACLE").as_deref() != Ok("1"),
-            "ONCA_REQUIRE_ORACLE=1 but no pydraughts venv: run scripts/test"
-        );
-        eprintln!("SKIPPED: no pydraughts 0.6.7 venv (run scripts/test to create it)");
+    let Some(python) = common::required_pydraughts_python() else {
         return;
     };
 

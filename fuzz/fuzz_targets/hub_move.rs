@@ -7,6 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use onca::hub::numbering::MoveNumbering;
 use onca::notation::fen::parse_position;
 use onca::notation::pdn::read_move;
+use onca::notation::squares::SquareNotation;
 use onca::rules::movegen::legal_moves;
 use onca::rules::moves::{find_hub_move, parse_move_text};
 
@@ -28,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let _ = parse_move_text(&text);
     let _ = find_hub_move(&legal, &text);
-    let _ = read_move(&position, &text);
+    for notation in SquareNotation::ALL {
+        let _ = read_move(&position, &text, notation);
+    }
     for numbering in [MoveNumbering::Standard, MoveNumbering::Mirrored] {
         let standard = numbering.move_text_to_standard(&text);
         let _ = find_hub_move(&legal, &standard);

@@ -16,7 +16,7 @@ use crate::arena::elo::{Sprt, SprtVerdict, Tally};
 use crate::arena::engine::{HubEngine, HubError};
 use crate::game::draw::DrawRules;
 use crate::game::openings::Opening;
-use crate::game::pdn_file::GameResult;
+use crate::game::pdn::GameResult;
 use crate::game::record::{Game, Outcome};
 use crate::notation::fen;
 use crate::rules::movegen;

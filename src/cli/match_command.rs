@@ -10,7 +10,7 @@ use crate::arena::engine::{split_command, EngineInfo, HubEngine};
 use crate::arena::runner::{self, EngineSpec, GameReport, Limit, MatchConfig, MatchState};
 use crate::game::draw::DrawRules;
 use crate::game::openings;
-use crate::game::pdn_file::{self, PdnGame};
+use crate::game::pdn::{self, PdnGame};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
@@ -57,6 +57,10 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Square names in the PDN file (the help text is `notation_arg::HELP`).
+    #[arg(long, help = crate::cli::notation_arg::HELP, default_value = "algebraic",
+          value_parser = crate::cli::notation_arg::parse)]
+    pub pdn_notation: crate::notation::squares::SquareNotation,
     /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05].
     #[arg(long)]
     pub sprt: Option<String>,
@@ -175,7 +179,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         draw_rules: DrawRules::default(),
         sprt,
     };
-    let mut pdn_file = match &args.pdn {
+    let mut pdn = match &args.pdn {
         Some(path) => Some(
             File::create(path)
                 .with_context(|| format!("cannot create PDN file {}", path.display()))?,
@@ -202,8 +206,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
             None => report.termination.category().to_string(),
         };
         *terminations.entry(reason).or_default() += 1;
-        if let (Some(file), None) = (pdn_file.as_mut(), &pdn_error) {
-            let text = pdn_file::write_game(&pdn_record(report, &names, &date));
+        if let (Some(file), None) = (pdn.as_mut(), &pdn_error) {
+            let text = pdn::write_game(&pdn_record(report, &names, &date), args.pdn_notation);
             if let Err(error) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
                 pdn_error = Some(error);
             }

@@ -6,8 +6,8 @@
 //! Impossible positions are refused: a square given twice, a white man on 1-4 or a black man on
 //! 29-32 (it would have been promoted).
 
+use crate::notation::squares::SquareNotation;
 use crate::rules::bitboard::Bitboard;
-use crate::rules::moves::parse_square;
 use crate::rules::position::{Color, Piece, Position};
 use crate::rules::square::Square;
 use std::fmt;
@@ -84,8 +84,14 @@ pub fn parse_hub_position(text: &str) -> Result<Position, PositionError> {
     checked(white, black, kings, side)
 }
 
-/// Reads a FEN such as `W:W21,22,K5:B1-12`.
+/// Reads a FEN such as `W:W21,22,K5:B1-12` (numbers in the Hub numbering, or algebraic).
 pub fn parse_fen(text: &str) -> Result<Position, PositionError> {
+    parse_fen_in(text, SquareNotation::HubNumbers)
+}
+
+/// Reads a FEN whose numbered squares are in `notation`'s numbering (algebraic squares are
+/// read in every notation), as a PDN file's `FEN` tag under its `GameType`.
+pub fn parse_fen_in(text: &str, notation: SquareNotation) -> Result<Position, PositionError> {
     let mut text = text.trim();
     if let Some(inner) = text
         .strip_prefix("[FEN")
@@ -127,7 +133,7 @@ pub fn parse_fen(text: &str) -> Result<Position, PositionError> {
         if slot.is_some() {
             return Err(error(format!("FEN: pieces of {color:?} are given twice")));
         }
-        let (pieces, field_kings) = parse_piece_list(list, color)?;
+        let (pieces, field_kings) = parse_piece_list(list, color, notation)?;
         kings |= field_kings;
         *slot = Some(pieces);
     }
@@ -142,7 +148,11 @@ pub fn parse_fen(text: &str) -> Result<Position, PositionError> {
 }
 
 /// Reads `21,22,K5,1-12` into (pieces, kings).
-fn parse_piece_list(list: &str, color: Color) -> Result<(Bitboard, Bitboard), PositionError> {
+fn parse_piece_list(
+    list: &str,
+    color: Color,
+    notation: SquareNotation,
+) -> Result<(Bitboard, Bitboard), PositionError> {
     let mut pieces = Bitboard::EMPTY;
     let mut kings = Bitboard::EMPTY;
     for item in list
@@ -154,7 +164,7 @@ fn parse_piece_list(list: &str, color: Color) -> Result<(Bitboard, Bitboard), Po
             Some(rest) => (true, rest.trim()),
             None => (false, item),
         };
-        let range = parse_square_range(body)
+        let range = parse_square_range(body, notation)
             .map_err(|why| error(format!("FEN: {color:?} piece '{item}': {why}")))?;
         for square in range {
             if pieces.contains(square) {
@@ -171,18 +181,18 @@ fn parse_piece_list(list: &str, color: Color) -> Result<(Bitboard, Bitboard), Po
     Ok((pieces, kings))
 }
 
-/// Reads `5`, `a1` or a numeric range `1-12`.
-fn parse_square_range(text: &str) -> Result<Vec<Square>, String> {
+/// Reads `5`, `a1` or a range `1-12` (of numbers in `notation`'s numbering).
+fn parse_square_range(text: &str, notation: SquareNotation) -> Result<Vec<Square>, String> {
     match text.split_once('-') {
-        None => Ok(vec![parse_square(text)?]),
+        None => Ok(vec![notation.read(text)?]),
         Some((low, high)) => {
-            let low = parse_square(low)?;
-            let high = parse_square(high)?;
-            if low.number() > high.number() {
+            let low = notation.number(notation.read(low)?);
+            let high = notation.number(notation.read(high)?);
+            if low > high {
                 return Err(format!("range {low}-{high} runs backwards"));
             }
-            Ok((low.number()..=high.number())
-                .filter_map(Square::from_number)
+            Ok((low..=high)
+                .filter_map(|number| notation.square_of_number(number))
                 .collect())
         }
     }
@@ -210,21 +220,32 @@ fn checked(
 
 /// The position as FEN with numeric squares and no ranges, e.g. `W:W21,22,K5:B1,2`.
 pub fn to_fen(position: &Position) -> String {
+    to_fen_in(position, SquareNotation::HubNumbers)
+}
+
+/// The position as FEN with squares named in `notation`: numbers in ascending order, algebraic
+/// names rank by rank from a1 (`W:Wa1,c1,b2:Bb8`).
+pub fn to_fen_in(position: &Position, notation: SquareNotation) -> String {
+    let order = match notation {
+        SquareNotation::Algebraic => SquareNotation::A1Numbers,
+        numbers => numbers,
+    };
     let side = match position.side_to_move() {
         Color::White => 'W',
         Color::Black => 'B',
     };
     let list = |color: Color| -> String {
-        position
-            .pieces(color)
-            .squares()
+        let mut squares: Vec<Square> = position.pieces(color).squares().collect();
+        squares.sort_by_key(|&square| order.number(square));
+        squares
+            .into_iter()
             .map(|square| {
                 let prefix = if position.all_kings().contains(square) {
                     "K"
                 } else {
                     ""
                 };
-                format!("{prefix}{square}")
+                format!("{prefix}{}", notation.name(square))
             })
             .collect::<Vec<_>>()
             .join(",")

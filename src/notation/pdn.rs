@@ -1,41 +1,49 @@
-//! PDN move text: `22-18` for quiet moves and `26x17` for captures, with intermediate landing
-//! squares (`15x22x31`) written only when from and to alone would not tell two legal moves apart.
+//! PDN move text: `c3-d4` for quiet moves and `c3xe5` for captures (or `22-18` and `26x17` in a
+//! numeric notation), with intermediate landing squares (`b4xd6xf4`) written only when from and
+//! to alone would not tell two legal moves apart.
 
+use crate::notation::squares::SquareNotation;
 use crate::rules::movegen::{self, CaptureRoute};
-use crate::rules::moves::{parse_move_text, Move, MoveTextError};
+use crate::rules::moves::{parse_move_text_with, Move, MoveTextError};
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 
-/// The PDN text of a legal move in `position`.
-pub fn write_move(position: &Position, mv: &Move) -> String {
+/// The PDN text of a legal move in `position`, squares named in `notation`.
+pub fn write_move(position: &Position, mv: &Move, notation: SquareNotation) -> String {
+    let name = |square: Square| notation.name(square);
     if !mv.is_capture() {
-        return format!("{}-{}", mv.from, mv.to);
+        return format!("{}-{}", name(mv.from), name(mv.to));
     }
     let legal = movegen::legal_moves(position);
     let ambiguous = legal
         .iter()
         .any(|other| other != mv && other.from == mv.from && other.to == mv.to);
     if !ambiguous {
-        return format!("{}x{}", mv.from, mv.to);
+        return format!("{}x{}", name(mv.from), name(mv.to));
     }
     let route = movegen::capture_routes(position)
         .into_iter()
         .find(|route| route.mv == *mv);
-    let mut text = mv.from.to_string();
+    let mut text = name(mv.from);
     match route {
         Some(CaptureRoute { landings, .. }) => {
             for square in landings {
-                text.push_str(&format!("x{square}"));
+                text.push_str(&format!("x{}", name(square)));
             }
         }
-        None => text.push_str(&format!("x{}", mv.to)),
+        None => text.push_str(&format!("x{}", name(mv.to))),
     }
     text
 }
 
-/// Finds the legal move named by PDN move text: from, optional intermediate landing squares, to.
-pub fn read_move(position: &Position, text: &str) -> Result<Move, MoveTextError> {
-    let parsed = parse_move_text(text)?;
+/// Finds the legal move named by PDN move text in `notation`: from, optional intermediate landing
+/// squares, to.
+pub fn read_move(
+    position: &Position,
+    text: &str,
+    notation: SquareNotation,
+) -> Result<Move, MoveTextError> {
+    let parsed = parse_move_text_with(text, |field| notation.read(field))?;
     let squares = &parsed.squares;
     let (from, to) = (squares[0], squares[squares.len() - 1]);
     let legal = movegen::legal_moves(position);

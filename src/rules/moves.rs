@@ -82,6 +82,14 @@ impl std::error::Error for MoveTextError {}
 /// Splits `22-18` or `26x17x22` into its squares. Squares may be numbers (1-32) or algebraic
 /// (`c3`). A quiet move has exactly two squares; a capture two or more.
 pub fn parse_move_text(text: &str) -> Result<MoveText, MoveTextError> {
+    parse_move_text_with(text, parse_square)
+}
+
+/// [`parse_move_text`] with the squares read by `read_square` (a game file's notation).
+pub fn parse_move_text_with(
+    text: &str,
+    read_square: impl Fn(&str) -> Result<Square, String>,
+) -> Result<MoveText, MoveTextError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(MoveTextError("empty move".into()));
@@ -100,7 +108,7 @@ pub fn parse_move_text(text: &str) -> Result<MoveText, MoveTextError> {
     let squares = text
         .split(separators)
         .map(|field| {
-            parse_square(field).map_err(|why| MoveTextError(format!("move '{text}': {why}")))
+            read_square(field).map_err(|why| MoveTextError(format!("move '{text}': {why}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if squares.len() < 2 || (!capture && squares.len() != 2) {

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: a seeded random number generator and position sources.
+//! Helpers shared by the integration tests: a seeded random number generator, position sources
+//! and the pydraughts virtualenv's Python.
 
 #![allow(dead_code)]
 
@@ -82,4 +83,29 @@ pub fn random_sparse_positions(seed: u64, count: usize) -> Vec<Position> {
         positions.push(Position::from_parts(white, black, kings, side));
     }
     positions
+}
+
+/// The Python of the pydraughts 0.6.7 virtualenv: `ONCA_PYDRAUGHTS_PYTHON`, or else
+/// `.venv/pydraughts-0.6.7/bin/python` (which `scripts/test` creates).
+pub fn pydraughts_python() -> Option<std::path::PathBuf> {
+    if let Ok(path) = std::env::var("ONCA_PYDRAUGHTS_PYTHON") {
+        return Some(std::path::PathBuf::from(path));
+    }
+    let venv = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(".venv/pydraughts-0.6.7/bin/python");
+    venv.exists().then_some(venv)
+}
+
+/// [`pydraughts_python`], or `None` after saying the test is skipped; fails instead when
+/// `ONCA_REQUIRE_ORACLE=1` (set by `scripts/test`, so by CI).
+pub fn required_pydraughts_python() -> Option<std::path::PathBuf> {
+    let python = pydraughts_python();
+    if python.is_none() {
+        assert!(
+            std::env::var("ONCA_REQUIRE_ORACLE").as_deref() != Ok("1"),
+            "ONCA_REQUIRE_ORACLE=1 but no pydraughts venv: run scripts/test"
+        );
+        eprintln!("SKIPPED: no pydraughts 0.6.7 venv (run scripts/test to create it)");
+    }
+    python
 }

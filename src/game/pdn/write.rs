@@ -1,0 +1,136 @@
+//! Writing games as PDN text in the standard's form: the tags (the seven-tag roster first when the
+//! caller gives them), `Result` as `2-0`, `1-1` or `0-2`, a `GameType` naming the notation, a
+//! `FEN` tag in the same notation when the game does not start from the initial position, and
+//! numbered move text with lines of at most 79 characters. Annotated games carry a comment and a
+//! NAG after any move.
+
+use super::{PdnGame, SquareNotation};
+use crate::notation::fen;
+use crate::notation::pdn;
+use crate::rules::position::{Color, Position};
+
+/// What an annotated game says about one move: a NAG (`!`, `?!`, `?`, `??`) written right after
+/// it and a comment in braces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Written glued to the move (`c3-d4?`).
+    pub nag: Option<&'static str>,
+    /// Written after the move in braces (braces inside are replaced).
+    pub comment: Option<String>,
+}
+
+/// Writes one game as PDN text in `notation`, ending with a blank line.
+pub fn write_game(game: &PdnGame, notation: SquareNotation) -> String {
+    write_annotated(game, notation, None, &[])
+}
+
+/// Writes one game with a comment before the first move (`intro`) and `notes[i]` after move `i`
+/// (missing notes write nothing).
+pub fn write_annotated(
+    game: &PdnGame,
+    notation: SquareNotation,
+    intro: Option<&str>,
+    notes: &[MoveNote],
+) -> String {
+    let mut text = String::new();
+    let derived = ["Result", "GameType", "FEN"];
+    for (name, value) in game
+        .tags
+        .iter()
+        .filter(|(name, _)| !derived.contains(&name.as_str()))
+    {
+        text.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
+    }
+    text.push_str(&format!("[Result \"{}\"]\n", game.result.pdn()));
+    text.push_str(&format!("[GameType \"{}\"]\n", notation.game_type()));
+    if game.start != Position::start() {
+        text.push_str(&format!(
+            "[FEN \"{}\"]\n",
+            fen::to_fen_in(&game.start, notation)
+        ));
+    }
+    text.push('\n');
+    let mut tokens = Vec::new();
+    if let Some(intro) = intro {
+        tokens.extend(comment_tokens(intro));
+    }
+    let mut position = game.start;
+    let mut number = 1;
+    let mut after_comment = false;
+    for (index, mv) in game.moves.iter().enumerate() {
+        let note = notes.get(index);
+        let mut text = pdn::write_move(&position, mv, notation);
+        if let Some(nag) = note.and_then(|note| note.nag) {
+            text.push_str(nag);
+        }
+        // A move number stays on the line of its move; Black's move repeats its number after a
+        // comment, so a reader never loses count.
+        match position.side_to_move() {
+            Color::White => tokens.push(format!("{number}. {text}")),
+            Color::Black if index == 0 || after_comment => {
+                tokens.push(format!("{number}... {text}"))
+            }
+            Color::Black => tokens.push(text),
+        }
+        after_comment = false;
+        if let Some(comment) = note.and_then(|note| note.comment.as_deref()) {
+            tokens.extend(comment_tokens(comment));
+            after_comment = true;
+        }
+        if position.side_to_move() == Color::Black {
+            number += 1;
+        }
+        position = position.play(mv);
+    }
+    tokens.push(game.result.pdn().to_string());
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    text.push_str(&line);
+    text.push_str("\n\n");
+    text
+}
+
+/// A comment as words, the first opening the brace and the last closing it, so the line breaker
+/// can wrap it; braces inside would end it early and become parentheses.
+fn comment_tokens(comment: &str) -> Vec<String> {
+    let cleaned: String = comment
+        .chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            c if c.is_whitespace() => ' ',
+            c => c,
+        })
+        .collect();
+    let mut words: Vec<String> = cleaned.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    words[0].insert(0, '{');
+    if let Some(last) = words.last_mut() {
+        last.push('}');
+    }
+    words
+}
+
+/// Tag values cannot hold a double quote or a line break; replace them.
+fn tag_value(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '\n' | '\r' => ' ',
+            other => other,
+        })
+        .collect()
+}
