@@ -6,16 +6,17 @@
 //! | floor | module | what it owns |
 //! |-------|--------|--------------|
 //! | 1 | [`rules`] | squares, bitboards, positions, moves, move generation, perft |
-//! | 2 | [`notation`] | FEN and Hub position strings, PDN move text |
+//! | 2 | [`notation`] | square names, FEN and Hub position strings, PDN move text |
 //! | 3 | [`game`] | game records, draw rules, ballots, PDN game files |
 //! | 4 | [`egtb`] | endgame databases: generation, files, probing |
 //! | 5 | [`eval`] | the evaluation, its weights, endgame knowledge, scores |
 //! | 6 | [`search`] | the search API, threads, table, ordering, time |
-//! | 7 | [`hub`], [`arena`] | the Hub protocol (engine side); driving other engines in matches |
+//! | 7 | [`hub`], [`arena`], [`analysis`] | the Hub protocol (engine side); driving other engines in matches; reviewing games with our search |
 //! | 8 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 pub mod cli;
 pub mod egtb;

@@ -70,12 +70,36 @@ pub fn report_line(report: &Report, multipv: bool) -> String {
 #[derive(clap::Args, Clone, Debug)]
 pub struct AnalyzeArgs {
     /// Position as FEN or Hub string (default: the start position).
-    #[arg(long, short)]
+    #[arg(long, short, conflicts_with = "pdn")]
     pub position: Option<String>,
     /// Moves to play from the position first, in Hub notation, separated by spaces.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pdn")]
     pub moves: Option<String>,
-    /// Search to this depth (plies). Without a limit the depth is 16.
+    /// Review the games of this PDN file instead: every position searched (with --depth,
+    /// --nodes or --movetime each; default depth 14), each move classed by the men it loses
+    /// against the best move: inaccuracy (?!) from 0.25, mistake (?) from 0.5, blunder (??) from
+    /// 1.0 (scores clamped at 5 men, wins and losses at the clamp); a move that lets a forced win
+    /// go or turns a position that is not lost into a forced loss (win scores and endgame
+    /// tables) is a blunder too; a best move whose alternatives are all mistakes gets `!`. Prints
+    /// a summary per side.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<std::path::PathBuf>,
+    /// With --pdn: `all` games or game N (from 1).
+    #[arg(long, requires = "pdn", default_value = "all",
+          value_parser = crate::cli::game_analysis::parse_game_choice)]
+    pub game: crate::cli::game_analysis::GameChoice,
+    /// With --pdn: write the games annotated (values, NAGs, best moves in comments) to this PDN
+    /// file, each game as soon as it is done.
+    #[arg(long, requires = "pdn", value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// With --pdn: write an SVG evaluation graph per game (game-N.svg) into this directory.
+    #[arg(long, requires = "pdn", value_name = "DIR")]
+    pub svg: Option<std::path::PathBuf>,
+    /// Square names in --pdn output (the help text is `notation_arg::HELP`).
+    #[arg(long, help = crate::cli::notation_arg::HELP, default_value = "algebraic",
+          value_parser = crate::cli::notation_arg::parse)]
+    pub pdn_notation: crate::notation::squares::SquareNotation,
+    /// Search to this depth (plies). Without a limit the depth is 16 (14 per position with --pdn).
     #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=120))]
     pub depth: Option<u32>,
     /// Search for this many seconds.
@@ -91,14 +115,15 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// Lines to show.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64),
+          conflicts_with = "pdn")]
     pub multipv: u32,
     /// Directory of endgame databases (`onca egtb generate`) to probe in the search.
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<std::path::PathBuf>,
     /// With --egtb: at a root in the databases, search only their best moves (as in a game).
-    #[arg(long, requires = "egtb")]
-    pub game: bool,
+    #[arg(long, requires = "egtb", conflicts_with = "pdn")]
+    pub table_moves: bool,
     /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt; names left
     /// out keep their built-in values). Default: the built-in weights.
     #[arg(long, value_name = "FILE")]
@@ -117,8 +142,62 @@ fn weights_option(
 /// Depth of `onca analyze` when no limit is given.
 const DEFAULT_ANALYZE_DEPTH: u32 = 16;
 
-/// Runs `onca analyze`.
+/// Runs `onca analyze`: one position, or with `--pdn` the games of a file.
 pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let move_time = match args.movetime {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e7 => {
+            Some(std::time::Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            anyhow::bail!("bad --movetime {seconds}: give a positive number of seconds")
+        }
+        None => None,
+    };
+    let limits = crate::search::limits::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time,
+        ..crate::search::limits::Limits::default()
+    };
+    let settings = crate::search::control::SearchSettings {
+        threads: args.threads as usize,
+        multipv: args.multipv as usize,
+        move_overhead: std::time::Duration::ZERO,
+        instant_single_reply: false,
+        table_root_moves: args.table_moves,
+        ..crate::search::control::SearchSettings::default()
+    };
+    let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
+    searcher.set_weights(weights_option(args.weights.as_deref())?);
+    if let Some(dir) = &args.egtb {
+        let tables = crate::egtb::Tablebases::load(dir)?;
+        if tables.keys().is_empty() {
+            anyhow::bail!("no endgame tables in {}", dir.display());
+        }
+        for refused in tables.refused() {
+            eprintln!("ignored: {refused}");
+        }
+        eprintln!(
+            "endgame tables: {} loaded, complete up to {} pieces",
+            tables.keys().len(),
+            tables.max_pieces()
+        );
+        searcher.set_tablebases(std::sync::Arc::new(tables));
+    }
+    match &args.pdn {
+        Some(pdn) => crate::cli::game_analysis::run(args, pdn, searcher, limits, settings, out),
+        None => analyze_position(args, searcher, limits, settings, out),
+    }
+}
+
+/// `onca analyze` of one position: the board, a line per iteration, the best move.
+fn analyze_position(
+    args: &AnalyzeArgs,
+    mut searcher: crate::search::searcher::Searcher,
+    mut limits: crate::search::limits::Limits,
+    settings: crate::search::control::SearchSettings,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
     use anyhow::Context;
     let start = match &args.position {
         None => Position::start(),
@@ -131,58 +210,10 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
                 .map_err(|error| anyhow::anyhow!("bad --moves: {error}"))?;
         }
     }
-    let move_time = match args.movetime {
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e7 => {
-            Some(std::time::Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            anyhow::bail!("bad --movetime {seconds}: give a positive number of seconds")
-        }
-        None => None,
-    };
-    let mut limits = crate::search::limits::Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        move_time,
-        ..crate::search::limits::Limits::default()
-    };
     if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
         limits.depth = Some(DEFAULT_ANALYZE_DEPTH);
     }
-    let settings = crate::search::control::SearchSettings {
-        threads: args.threads as usize,
-        multipv: args.multipv as usize,
-        move_overhead: std::time::Duration::ZERO,
-        instant_single_reply: false,
-        table_root_moves: args.game,
-        ..crate::search::control::SearchSettings::default()
-    };
-    let weights = weights_option(args.weights.as_deref())?;
-    let tablebases = match &args.egtb {
-        Some(dir) => {
-            let tables = crate::egtb::Tablebases::load(dir)?;
-            if tables.keys().is_empty() {
-                anyhow::bail!("no endgame tables in {}", dir.display());
-            }
-            for refused in tables.refused() {
-                writeln!(out, "ignored: {refused}")?;
-            }
-            Some(tables)
-        }
-        None => None,
-    };
     writeln!(out, "{}", board_diagram(game.current()))?;
-    let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
-    searcher.set_weights(weights);
-    if let Some(tables) = tablebases {
-        writeln!(
-            out,
-            "endgame tables: {} loaded, complete up to {} pieces",
-            tables.keys().len(),
-            tables.max_pieces()
-        )?;
-        searcher.set_tablebases(std::sync::Arc::new(tables));
-    }
     let control = crate::search::control::SearchControl::new();
     let multipv = args.multipv > 1;
     let mut failure = None;

@@ -1,10 +1,13 @@
 //! The subcommands of the `onca` command line that need more than a few lines: [`analyze`]
-//! (`onca analyze`, `onca bench` output), [`match_command`] (`onca match`) and [`egtb`]
+//! (`onca analyze`, `onca bench` output), [`game_analysis`] (`onca analyze --pdn`, with its
+//! graphs drawn by [`eval_graph`]), [`match_command`] (`onca match`) and [`egtb`]
 //! (`onca egtb ...`), and the `--pdn-notation` option they share ([`notation_arg`]). `src/main.rs` parses the arguments and calls these.
 //!
 //! The top floor: may use every other module.
 
 pub mod analyze;
 pub mod egtb;
+pub mod eval_graph;
+pub mod game_analysis;
 pub mod match_command;
 pub mod notation_arg;
