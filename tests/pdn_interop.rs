@@ -1,5 +1,5 @@
 //! PDN files between Onça and pydraughts 0.6.7, an independent reader and writer of the standard:
-//! pydraughts' `PDNReader` reads the files we write and its board replays every move legally to
+//! pydraughts' `PDNReader` reads the files we write (annotated ones too) and its board replays every move legally to
 //! the position we reach; we read the files its `PDNWriter` writes to the positions its board
 //! reached; our files read back to the same games in every notation; and three hand-written
 //! files of one game, one per notation, read to the same moves.
@@ -9,6 +9,7 @@
 
 mod common;
 
+use onca::game::pdn::write::{write_annotated, MoveNote};
 use onca::game::pdn::{read_games, write_game, GameResult, PdnGame, SquareNotation};
 use onca::notation::fen::parse_fen;
 use onca::rules::movegen;
@@ -114,11 +115,28 @@ fn pydraughts_replays_our_files_in_the_standard_notation() {
         .sum();
     assert!(captures > 100, "only {captures} captures");
     let path = scratch("ours.pdn");
+    // Every other game annotated as `onca analyze --pdn --out` writes them: a comment before
+    // the first move, and a NAG and a comment after moves.
     let text: String = games
         .iter()
-        .map(|game| write_game(game, SquareNotation::Algebraic))
+        .enumerate()
+        .map(|(index, game)| {
+            if index % 2 == 0 {
+                return write_game(game, SquareNotation::Algebraic);
+            }
+            let notes: Vec<MoveNote> = (0..game.moves.len())
+                .map(|ply| MoveNote {
+                    nag: [None, Some("?!"), Some("??"), Some("!")][ply % 4],
+                    comment: Some(format!(
+                        "-0.{ply}; blunder, loses 1.{ply}; best c3-d4 (+0.1)"
+                    )),
+                })
+                .collect();
+            write_annotated(game, SquareNotation::Algebraic, Some("A review."), &notes)
+        })
         .collect();
     assert!(text.contains("xd"), "algebraic captures expected");
+    assert!(text.contains("?? {"), "annotations expected");
     std::fs::write(&path, &text).expect("write");
     let replayed = python_lines(&python, &["replay", &path.display().to_string()]);
     let _ = std::fs::remove_file(&path);

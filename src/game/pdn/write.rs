@@ -56,26 +56,21 @@ pub fn write_annotated(
     }
     let mut position = game.start;
     let mut number = 1;
-    let mut after_comment = false;
     for (index, mv) in game.moves.iter().enumerate() {
         let note = notes.get(index);
         let mut text = pdn::write_move(&position, mv, notation);
         if let Some(nag) = note.and_then(|note| note.nag) {
             text.push_str(nag);
         }
-        // A move number stays on the line of its move; Black's move repeats its number after a
-        // comment, so a reader never loses count.
+        // A move number stays on the line of its move. Black's move does not repeat its number
+        // after a comment (as PGN does): pydraughts 0.6.7's reader fails on repeated numbers.
         match position.side_to_move() {
             Color::White => tokens.push(format!("{number}. {text}")),
-            Color::Black if index == 0 || after_comment => {
-                tokens.push(format!("{number}... {text}"))
-            }
+            Color::Black if index == 0 => tokens.push(format!("{number}... {text}")),
             Color::Black => tokens.push(text),
         }
-        after_comment = false;
         if let Some(comment) = note.and_then(|note| note.comment.as_deref()) {
             tokens.extend(comment_tokens(comment));
-            after_comment = true;
         }
         if position.side_to_move() == Color::Black {
             number += 1;
