@@ -1,5 +1,6 @@
 //! The `egtb-path` Hub parameter against the real binary: tables loaded from a directory give
-//! database scores (89.xx); a bad directory gives an `error` line and the engine plays on.
+//! database scores (89.xx); a bad directory gives an `error` line and the engine plays on; `init`
+//! loads tables that appeared in the directory since.
 
 mod hub_support;
 
@@ -18,8 +19,9 @@ impl Drop for TempDir {
 }
 
 /// Every table up to 3 pieces, written into a fresh temporary directory.
-fn three_piece_tables() -> TempDir {
-    let dir = TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-{}", std::process::id())));
+fn three_piece_tables(tag: &str) -> TempDir {
+    let dir =
+        TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-{tag}-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     std::fs::create_dir_all(&dir.0).expect("temporary directory");
     let options = Options {
@@ -40,7 +42,7 @@ fn analyse(engine: &mut Engine) -> String {
 
 #[test]
 fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
-    let tables = three_piece_tables();
+    let tables = three_piece_tables("path");
     let mut engine = Engine::start();
     engine.send("hub");
     let declared = engine.expect("param name=egtb-path");
@@ -72,5 +74,38 @@ fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
     engine.send("go");
     let search = engine.search_result();
     check_search(&search, &parse_position(WON).expect("valid position"));
+    engine.barrier();
+}
+
+#[test]
+fn init_reloads_tables_that_appeared_after_the_path_was_set() {
+    let tables = three_piece_tables("reload");
+    let later =
+        TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-later-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&later.0);
+    std::fs::create_dir_all(&later.0).expect("temporary directory");
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.expect("wait");
+    engine.send(&format!(
+        "set-param name=egtb-path value=\"{}\"",
+        later.0.display()
+    ));
+    let error = engine.recv();
+    assert!(error.contains("holds no endgame tables"), "{error}");
+    // Nothing changed in the directory: init does not load it again.
+    engine.send("init");
+    assert_eq!(engine.recv(), "ready");
+    assert!(!analyse(&mut engine).starts_with("89."));
+    // The tables are generated into the directory; the next init maps them.
+    for entry in std::fs::read_dir(&tables.0).expect("tables") {
+        let path = entry.expect("entry").path();
+        if let Some(name) = path.file_name() {
+            std::fs::copy(&path, later.0.join(name)).expect("copy");
+        }
+    }
+    engine.send("init");
+    engine.expect("ready");
+    assert!(analyse(&mut engine).starts_with("89."));
     engine.barrier();
 }

@@ -69,10 +69,12 @@ fn a_won_database_position_gets_a_database_score_only_with_the_tables() {
     let found = search(&mut with, &game, 4, false);
     assert!(found.score.is_db() && found.score.0 > 0, "{}", found.score);
     assert_eq!(found.score.db_plies(), Some(1));
+    assert!(found.tbhits > 0, "the tables scored positions");
 
     let mut without = Searcher::new(4);
     let found = search(&mut without, &game, 4, false);
     assert!(found.score.is_heuristic(), "{}", found.score);
+    assert_eq!(found.tbhits, 0);
 
     // The losing side sees the database loss.
     let lost = position("B:WK1,K9:BK28");

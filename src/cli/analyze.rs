@@ -42,7 +42,7 @@ pub fn board_diagram(position: &Position) -> String {
     text
 }
 
-/// One progress line: `depth D/SEL [multipv K] score S nodes N nps X time T pv M M ...`.
+/// One progress line: `depth D/SEL [multipv K] score S nodes N [tbhits H] nps X time T pv M M ...`.
 pub fn report_line(report: &Report, multipv: bool) -> String {
     let seconds = report.elapsed.as_secs_f64();
     let nps = (report.nodes as f64 / seconds.max(1e-6)) as u64;
@@ -55,11 +55,11 @@ pub fn report_line(report: &Report, multipv: bool) -> String {
     } else {
         report.score.to_string()
     };
-    let _ = write!(
-        line,
-        " score {score} nodes {} nps {nps} time {seconds:.3} pv",
-        report.nodes
-    );
+    let _ = write!(line, " score {score} nodes {}", report.nodes);
+    if report.tbhits > 0 {
+        let _ = write!(line, " tbhits {}", report.tbhits);
+    }
+    let _ = write!(line, " nps {nps} time {seconds:.3} pv");
     for mv in &report.pv {
         let _ = write!(line, " {mv}");
     }

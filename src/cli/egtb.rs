@@ -2,6 +2,7 @@
 //! progress and result text.
 
 use crate::egtb::generate::{self, Progress};
+use crate::egtb::store::{Kind, TableFile};
 use crate::egtb::{verify, Tablebases};
 use crate::notation::fen;
 use anyhow::{Context, Result};
@@ -26,18 +27,22 @@ pub enum EgtbCommand {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: Option<u32>,
         /// Also store distances to conversion for tables up to this many pieces.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6))]
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=6))]
         distance_pieces: u32,
     },
-    /// Check every loaded table against one ply of real move generation (values, and distances
-    /// where stored). Prints one line per table; fails if any position disagrees.
+    /// Check every table file in full (payload checksum, every block decoded) and every loaded
+    /// table against one ply of real move generation (values, and distances where stored).
+    /// Prints one line per table; fails if a file is damaged or any position disagrees.
     Verify {
         /// Directory of the table files.
         #[arg(long, default_value = "egtb")]
         dir: PathBuf,
         /// Check only tables with this many pieces or fewer.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 6)]
         pieces: u32,
+        /// Check about this many positions per table (evenly spread) instead of all of them.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        sample: Option<u64>,
     },
     /// Print a position's value by the tables and the best move(s).
     Probe {
@@ -122,18 +127,35 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
             }
             writeln!(out, "total {:.1} s", started.elapsed().as_secs_f64())?;
         }
-        EgtbCommand::Verify { dir, pieces } => {
+        EgtbCommand::Verify {
+            dir,
+            pieces,
+            sample,
+        } => {
             let tablebases = Tablebases::load(&dir)?;
+            let mut bad = 0;
             for refused in tablebases.refused() {
                 eprintln!("onca: warning: {refused}");
+                bad += 1;
             }
-            let mut bad = 0;
             for key in tablebases.keys() {
                 if key.pieces() > pieces {
                     continue;
                 }
                 let started = Instant::now();
-                let report = verify::verify_table(&tablebases, key);
+                for kind in [Kind::Wdl, Kind::Dtc] {
+                    if kind == Kind::Dtc && !tablebases.has_distances(key) {
+                        continue;
+                    }
+                    if let Err(error) = TableFile::open(&dir, key, kind).and_then(|f| f.verify()) {
+                        writeln!(out, "{key} damaged: {error:#}")?;
+                        bad += 1;
+                    }
+                }
+                let every = sample.map_or(1, |wanted| {
+                    (crate::egtb::index::Indexer::new(key).size() / wanted).max(1)
+                });
+                let report = verify::verify_table(&tablebases, key, every);
                 writeln!(
                     out,
                     "{key} {} positions {} mismatches ({}) {:.1} s {}",
@@ -150,7 +172,7 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
                 bad += report.mismatches;
             }
             if bad > 0 {
-                anyhow::bail!("{bad} positions disagree");
+                anyhow::bail!("{bad} positions or files are wrong");
             }
         }
         EgtbCommand::Probe { position, dir } => {

@@ -5,12 +5,18 @@
 //! shorter: raw (the symbols bit-packed, so never more than 2 bits per WDL position plus one byte
 //! per block) or run-length (varints of `(run - 1) << bits | symbol`). Endgame tables are long runs
 //! of equal values (draws, whole regions won for one side), which the run-length form shrinks a lot;
-//! the raw fallback bounds the worst case. No crate does this simple job better.
+//! the raw fallback bounds the worst case. Every block decodes on its own, so a probe reads one
+//! block of a memory-mapped file through the block offsets ([`Compressed::offsets`]) and never
+//! the rest. No crate does this simple job better.
+//!
+//! Positions whose value is never read (the side to move must capture: probes resolve those by
+//! playing the captures) are "don't care": [`fill_dont_care`] gives them the value that lengthens
+//! the run they sit in.
 //!
 //! The checksum is 64-bit FNV-1a: not cryptographic, but it catches truncation and bit rot.
 
-/// Symbols per block.
-pub const BLOCK: usize = 8192;
+/// Symbols per block: small enough that decoding a run-length block up to one position is quick.
+pub const BLOCK: usize = 4096;
 
 const RAW: u8 = 0;
 const RUNS: u8 = 1;
@@ -79,11 +85,35 @@ fn packed_len(count: usize, bits: u32) -> usize {
     (count * bits as usize).div_ceil(8)
 }
 
-/// Compresses `symbols` (each below `2^bits`; `bits` is 2 or 8).
-pub fn compress(symbols: &[u8], bits: u32) -> Vec<u8> {
-    let mut out = Vec::new();
+fn mask(bits: u32) -> u64 {
+    if bits == 8 {
+        0xFF
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// A compressed payload: the blocks one after another, and where each starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compressed {
+    /// Byte offset of each block in `payload`, then the payload's length (one more entry than
+    /// there are blocks).
+    pub offsets: Vec<u32>,
+    /// The blocks.
+    pub payload: Vec<u8>,
+}
+
+/// Compresses `symbols` (each below `2^bits`; `bits` is 2 or 8) into independent blocks. Fails
+/// only if the payload would not fit 32-bit offsets (4 GiB).
+pub fn compress(symbols: &[u8], bits: u32) -> Result<Compressed, CodecError> {
+    let mut payload = Vec::new();
+    let mut offsets = Vec::with_capacity(symbols.len() / BLOCK + 2);
     let mut runs = Vec::new();
+    let offset = |payload: &Vec<u8>| {
+        u32::try_from(payload.len()).map_err(|_| CodecError("payload larger than 4 GiB".into()))
+    };
     for block in symbols.chunks(BLOCK) {
+        offsets.push(offset(&payload)?);
         runs.clear();
         let mut start = 0;
         while start < block.len() {
@@ -99,112 +129,235 @@ pub fn compress(symbols: &[u8], bits: u32) -> Vec<u8> {
             start = end;
         }
         if runs.len() < packed_len(block.len(), bits) {
-            out.push(RUNS);
-            out.extend_from_slice(&runs);
+            payload.push(RUNS);
+            payload.extend_from_slice(&runs);
         } else {
-            out.push(RAW);
-            pack(block, bits, &mut out);
+            payload.push(RAW);
+            pack(block, bits, &mut payload);
         }
     }
-    out
+    offsets.push(offset(&payload)?);
+    Ok(Compressed { offsets, payload })
 }
 
-/// Restores `count` symbols from `payload`, refusing symbols above `max_symbol`, missing or extra
-/// bytes, and malformed runs.
+/// Symbols in block `block` of a table of `count` symbols.
+pub fn block_len(count: u64, block: u64) -> usize {
+    (count - block * BLOCK as u64).min(BLOCK as u64) as usize
+}
+
+/// The symbol at position `at` of one block (`bytes`: the block, `len` its symbol count).
+#[inline]
+pub fn symbol_in_block(bytes: &[u8], len: usize, bits: u32, at: usize) -> Result<u8, CodecError> {
+    let (&mode, body) = bytes
+        .split_first()
+        .ok_or_else(|| CodecError("empty block".into()))?;
+    if at >= len {
+        return Err(CodecError("position beyond its block".into()));
+    }
+    match mode {
+        RAW => {
+            if body.len() != packed_len(len, bits) {
+                return Err(CodecError("raw block of the wrong length".into()));
+            }
+            if bits == 8 {
+                return Ok(body[at]);
+            }
+            let per_byte = (8 / bits) as usize;
+            let byte = body[at / per_byte];
+            Ok((byte >> ((at % per_byte) as u32 * bits)) & mask(bits) as u8)
+        }
+        RUNS => {
+            let mut read = 0;
+            let mut covered = 0usize;
+            loop {
+                let token = read_varint(body, &mut read)?;
+                covered += (token >> bits) as usize + 1;
+                if covered > at {
+                    return Ok((token & mask(bits)) as u8);
+                }
+            }
+        }
+        other => Err(CodecError(format!("unknown block mode {other}"))),
+    }
+}
+
+/// Appends the `len` symbols of one block to `out`, refusing symbols above `max_symbol`, missing
+/// or extra bytes, and malformed runs.
+pub fn decode_block(
+    bytes: &[u8],
+    len: usize,
+    bits: u32,
+    max_symbol: u8,
+    out: &mut Vec<u8>,
+) -> Result<(), CodecError> {
+    let (&mode, body) = bytes
+        .split_first()
+        .ok_or_else(|| CodecError("empty block".into()))?;
+    let start = out.len();
+    match mode {
+        RAW => {
+            if body.len() != packed_len(len, bits) {
+                return Err(CodecError("raw block of the wrong length".into()));
+            }
+            if bits == 8 {
+                out.extend_from_slice(body);
+            } else {
+                let per_byte = (8 / bits) as usize;
+                for index in 0..len {
+                    let byte = body[index / per_byte];
+                    out.push((byte >> ((index % per_byte) as u32 * bits)) & mask(bits) as u8);
+                }
+            }
+        }
+        RUNS => {
+            let mut read = 0;
+            while out.len() - start < len {
+                let token = read_varint(body, &mut read)?;
+                let run = (token >> bits) as usize + 1;
+                if run > len - (out.len() - start) {
+                    return Err(CodecError("a run overflows its block".into()));
+                }
+                out.resize(out.len() + run, (token & mask(bits)) as u8);
+            }
+            if read != body.len() {
+                return Err(CodecError("bytes left over after a block's runs".into()));
+            }
+        }
+        other => return Err(CodecError(format!("unknown block mode {other}"))),
+    }
+    if let Some(&bad) = out[start..].iter().find(|&&s| s > max_symbol) {
+        return Err(CodecError(format!("invalid symbol {bad}")));
+    }
+    Ok(())
+}
+
+/// Restores `count` symbols from a payload and its block offsets.
 pub fn decompress(
+    offsets: &[u32],
     payload: &[u8],
-    count: usize,
+    count: u64,
     bits: u32,
     max_symbol: u8,
 ) -> Result<Vec<u8>, CodecError> {
-    let mut symbols = Vec::with_capacity(count);
-    let mut at = 0;
-    let mask = if bits == 8 { 0xFF } else { (1u64 << bits) - 1 };
-    while symbols.len() < count {
-        let block_len = (count - symbols.len()).min(BLOCK);
-        let block_end = symbols.len() + block_len;
-        let mode = *payload
-            .get(at)
-            .ok_or_else(|| CodecError(format!("payload truncated at symbol {}", symbols.len())))?;
-        at += 1;
-        match mode {
-            RAW => {
-                let len = packed_len(block_len, bits);
-                let bytes = payload
-                    .get(at..at + len)
-                    .ok_or_else(|| CodecError("payload truncated in a raw block".into()))?;
-                at += len;
-                if bits == 8 {
-                    symbols.extend_from_slice(bytes);
-                } else {
-                    let per_byte = (8 / bits) as usize;
-                    for (i, &byte) in bytes.iter().enumerate() {
-                        for slot in 0..per_byte {
-                            if i * per_byte + slot < block_len {
-                                symbols.push((byte >> (slot as u32 * bits)) & mask as u8);
-                            }
-                        }
-                    }
-                }
-            }
-            RUNS => {
-                while symbols.len() < block_end {
-                    let token = read_varint(payload, &mut at)?;
-                    let symbol = (token & mask) as u8;
-                    let run = (token >> bits) as usize + 1;
-                    if run > block_end - symbols.len() {
-                        return Err(CodecError("a run overflows its block".into()));
-                    }
-                    symbols.resize(symbols.len() + run, symbol);
-                }
-            }
-            other => return Err(CodecError(format!("unknown block mode {other}"))),
-        }
-        if let Some(&bad) = symbols[block_end - block_len..]
-            .iter()
-            .find(|&&s| s > max_symbol)
-        {
-            return Err(CodecError(format!("invalid symbol {bad}")));
-        }
-    }
-    if at != payload.len() {
+    let blocks = count.div_ceil(BLOCK as u64);
+    if offsets.len() as u64 != blocks + 1 {
         return Err(CodecError(format!(
-            "{} unexpected bytes after the payload",
-            payload.len() - at
+            "{} block offsets for {blocks} blocks",
+            offsets.len()
         )));
     }
+    let mut symbols = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    for block in 0..blocks as usize {
+        let bytes = block_bytes(offsets, payload, block)?;
+        decode_block(
+            bytes,
+            block_len(count, block as u64),
+            bits,
+            max_symbol,
+            &mut symbols,
+        )?;
+    }
+    if offsets.last().map(|&end| end as usize) != Some(payload.len()) {
+        return Err(CodecError("bytes left over after the last block".into()));
+    }
     Ok(symbols)
+}
+
+/// The bytes of block `block`, checked against the payload's bounds.
+pub fn block_bytes<'a>(
+    offsets: &[u32],
+    payload: &'a [u8],
+    block: usize,
+) -> Result<&'a [u8], CodecError> {
+    let start = *offsets
+        .get(block)
+        .ok_or_else(|| CodecError("block beyond the offsets".into()))? as usize;
+    let end = *offsets
+        .get(block + 1)
+        .ok_or_else(|| CodecError("block beyond the offsets".into()))? as usize;
+    payload
+        .get(start..end)
+        .ok_or_else(|| CodecError("block offsets outside the payload".into()))
+}
+
+/// Gives every position for which `dont_care(index)` holds the value before it (or, at the
+/// start, the first value that matters), so runs are not broken by values nobody reads.
+pub fn fill_dont_care(symbols: &mut [u8], dont_care: impl Fn(usize) -> bool + Sync) {
+    let first_kept = (0..symbols.len()).find(|&index| !dont_care(index));
+    let Some(first_kept) = first_kept else {
+        symbols.fill(0);
+        return;
+    };
+    let mut previous = symbols[first_kept];
+    for (index, symbol) in symbols.iter_mut().enumerate() {
+        if dont_care(index) {
+            *symbol = previous;
+        } else {
+            previous = *symbol;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trips_runs_and_noise() {
+    fn noisy() -> Vec<u8> {
         let mut symbols = vec![1u8; 20_000];
         for (i, symbol) in symbols.iter_mut().enumerate().skip(9000).take(3000) {
             *symbol = ((i * 7919) % 3) as u8;
         }
+        symbols
+    }
+
+    #[test]
+    fn round_trips_runs_and_noise_and_reads_single_symbols() {
+        let symbols = noisy();
         for bits in [2, 8] {
-            let packed = compress(&symbols, bits);
+            let packed = compress(&symbols, bits).expect("fits");
+            let count = symbols.len() as u64;
             assert_eq!(
-                decompress(&packed, symbols.len(), bits, 2),
+                decompress(&packed.offsets, &packed.payload, count, bits, 2),
                 Ok(symbols.clone())
             );
+            for (index, &expected) in symbols.iter().enumerate().step_by(7) {
+                let block = index / BLOCK;
+                let bytes = block_bytes(&packed.offsets, &packed.payload, block).expect("block");
+                let len = block_len(count, block as u64);
+                assert_eq!(
+                    symbol_in_block(bytes, len, bits, index % BLOCK),
+                    Ok(expected)
+                );
+            }
         }
-        let packed = compress(&symbols, 2);
-        assert!(packed.len() < symbols.len() / 4 + symbols.len() / BLOCK + 2);
+        let packed = compress(&symbols, 2).expect("fits");
+        assert!(packed.payload.len() < symbols.len() / 4 + symbols.len() / BLOCK + 2);
     }
 
     #[test]
     fn damage_is_refused() {
         let symbols: Vec<u8> = (0..10_000).map(|i| (i / 100 % 3) as u8).collect();
-        let packed = compress(&symbols, 2);
-        assert!(decompress(&packed[..packed.len() - 1], symbols.len(), 2, 2).is_err());
-        let mut longer = packed.clone();
+        let packed = compress(&symbols, 2).expect("fits");
+        let count = symbols.len() as u64;
+        let short = &packed.payload[..packed.payload.len() - 1];
+        assert!(decompress(&packed.offsets, short, count, 2, 2).is_err());
+        let mut longer = packed.payload.clone();
         longer.push(0);
-        assert!(decompress(&longer, symbols.len(), 2, 2).is_err());
-        assert!(decompress(&packed, symbols.len(), 2, 1).is_err());
+        assert!(decompress(&packed.offsets, &longer, count, 2, 2).is_err());
+        assert!(decompress(&packed.offsets, &packed.payload, count, 2, 1).is_err());
+        assert!(decompress(&packed.offsets[1..], &packed.payload, count, 2, 2).is_err());
+        assert!(symbol_in_block(&[9, 1, 2], 4, 2, 0).is_err());
+        assert!(symbol_in_block(&[RUNS, 0x80], 4, 2, 3).is_err());
+        assert!(symbol_in_block(&[], 4, 2, 0).is_err());
+    }
+
+    #[test]
+    fn dont_care_values_extend_runs() {
+        let mut symbols = vec![0, 1, 1, 2, 1, 1, 0, 0];
+        fill_dont_care(&mut symbols, |index| index == 3 || index == 0);
+        assert_eq!(symbols, [1, 1, 1, 1, 1, 1, 0, 0]);
+        let mut all = vec![2, 1];
+        fill_dont_care(&mut all, |_| true);
+        assert_eq!(all, [0, 0]);
     }
 }

@@ -384,6 +384,29 @@ pub fn solve_pair(keys: &[MaterialKey], finished: &Tablebases) -> Result<Vec<Vec
     .solve()
 }
 
+/// The codes as table files store them: positions where the side to move must capture become
+/// unused ("don't care": probes play their captures instead of reading them), so the symbols
+/// written for them extend the runs around them and the files shrink.
+pub fn file_codes(key: MaterialKey, codes: &[u8]) -> Vec<u8> {
+    const CHUNK: usize = 1 << 16;
+    let indexer = Indexer::new(key);
+    let mut stored = codes.to_vec();
+    stored
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(chunk, slice)| {
+            for (offset, code) in slice.iter_mut().enumerate() {
+                let index = (chunk * CHUNK + offset) as u64;
+                if let Some(canonical) = indexer.position(index) {
+                    if movegen::has_capture(&canonical.position()) {
+                        *code = Code::UNUSED.0;
+                    }
+                }
+            }
+        });
+    stored
+}
+
 /// Win/draw/loss symbols for a table file; unused numbers repeat their neighbour so runs stay long.
 pub fn wdl_symbols(codes: &[u8]) -> Vec<u8> {
     let mut previous = Wdl::Draw.symbol();
@@ -533,10 +556,12 @@ pub fn generate(
                     let mut table = report(key, &codes);
                     table.seconds = seconds;
                     let symbols = wdl_symbols(&codes);
-                    table.wdl_bytes = store::write(&options.dir, key, Kind::Wdl, &symbols)?;
+                    let stored = file_codes(key, &codes);
+                    table.wdl_bytes =
+                        store::write(&options.dir, key, Kind::Wdl, &wdl_symbols(&stored))?;
                     let distances = if key.pieces() <= options.distance_pieces {
                         table.dtc_bytes =
-                            store::write(&options.dir, key, Kind::Dtc, &distance_symbols(&codes))?;
+                            store::write(&options.dir, key, Kind::Dtc, &distance_symbols(&stored))?;
                         Some(codes)
                     } else {
                         None

@@ -1,8 +1,12 @@
 //! [`Tablebases`]: the loaded endgame tables, as the search and the command line use them.
 //!
-//! Everything is read and verified when loading; probing is pure memory access. Every position of
-//! a table is stored, including those where the side to move must capture (the generator resolves
-//! captures with the real move generator), so a probe is one index computation and one lookup.
+//! Table files are memory-mapped when loading (their headers and block offsets checked), so
+//! opening even the six-piece set is quick, and several engine processes share one copy in the
+//! operating system's page cache. A probe computes the index, then decodes one block of the
+//! file (a few hundred bytes at most). Positions where the side to move must capture are stored
+//! as "don't care" values that only serve the compression: a probe of such a position plays the
+//! captures and probes the positions after them (one piece fewer each), so every answer is exact.
+//! The search never probes with a capture pending.
 //!
 //! Values are perfect play **without** the move-count draw rules of [`crate::game::draw`] (and without
 //! repetition): a table win may still be drawn by those rules if the winner dawdles. The search
@@ -13,7 +17,7 @@
 
 use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
-use super::store::{self, Kind};
+use super::store::{Kind, TableFile};
 use super::value::{Code, Wdl};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -21,6 +25,7 @@ use crate::rules::position::Position;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Win/draw/loss values packed four to a byte.
 #[derive(Clone, Debug)]
@@ -56,13 +61,52 @@ impl WdlTable {
     }
 }
 
-/// One material split in memory.
+/// A table's symbols: in memory (just generated, or compiled in) or in a mapped file.
+#[derive(Clone, Debug)]
+enum Symbols {
+    /// Win/draw/loss values packed four to a byte.
+    Packed(WdlTable),
+    /// One distance code per byte.
+    Bytes(Vec<u8>),
+    /// A mapped table file (shared between clones).
+    File(Arc<TableFile<memmap2::Mmap>>),
+}
+
+impl Symbols {
+    #[inline]
+    fn wdl(&self, index: u64) -> Option<Wdl> {
+        match self {
+            Symbols::Packed(table) => table.get(index),
+            Symbols::Bytes(bytes) => Wdl::from_symbol(*bytes.get(index as usize)?),
+            Symbols::File(file) => Wdl::from_symbol(file.get(index)?),
+        }
+    }
+
+    #[inline]
+    fn code(&self, index: u64) -> Option<Code> {
+        match self {
+            Symbols::Packed(_) => None,
+            Symbols::Bytes(bytes) => bytes.get(index as usize).map(|&code| Code(code)),
+            Symbols::File(file) => file.get(index).map(Code),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Symbols::Packed(table) => table.bytes(),
+            Symbols::Bytes(bytes) => bytes.len(),
+            Symbols::File(file) => file.len(),
+        }
+    }
+}
+
+/// One material split.
 #[derive(Clone, Debug)]
 struct Table {
     indexer: Indexer,
-    wdl: WdlTable,
-    /// Distance codes, kept for the small tables only.
-    dtc: Option<Vec<u8>>,
+    wdl: Symbols,
+    /// Distance codes, when generated for this split.
+    dtc: Option<Symbols>,
 }
 
 /// The value of a position with its distance to conversion when the tables have it.
@@ -81,6 +125,35 @@ pub struct Tablebases {
     tables: Vec<Option<Table>>,
     max_pieces: u32,
     refused: Vec<String>,
+    /// The table files [`Tablebases::load`] found: name, size and modification time.
+    files: Vec<FileStamp>,
+}
+
+/// A table file as the directory listed it.
+type FileStamp = (String, u64, Option<std::time::SystemTime>);
+
+/// The table files of `dir` (`.wdl` and `.dtc`), sorted, with their sizes and times.
+fn table_files(dir: &Path) -> Result<Vec<FileStamp>> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read table directory {}", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if !(name.ends_with(".wdl") || name.ends_with(".dtc")) {
+            continue;
+        }
+        let meta = entry.metadata().ok();
+        files.push((
+            name,
+            meta.as_ref().map_or(0, |meta| meta.len()),
+            meta.and_then(|meta| meta.modified().ok()),
+        ));
+    }
+    files.sort();
+    Ok(files)
 }
 
 impl Default for Tablebases {
@@ -96,12 +169,20 @@ impl Tablebases {
             tables: vec![None; MaterialKey::DENSE_COUNT],
             max_pieces: 0,
             refused: Vec::new(),
+            files: Vec::new(),
         }
     }
 
-    /// Loads every table file of `dir` into memory. Damaged or truncated files are refused (logged
-    /// and listed by [`Tablebases::refused`]) and the rest is used. Fails only if the directory
-    /// cannot be read.
+    /// Whether the table files of `dir` are still the ones these tables were loaded from (same
+    /// names, sizes and times): a host's `init` reloads when they are not.
+    pub fn is_current(&self, dir: &Path) -> bool {
+        table_files(dir).is_ok_and(|files| files == self.files)
+    }
+
+    /// Maps every table file of `dir`, checking each header and its block offsets (the payload is
+    /// checked by [`crate::egtb::verify`] on request). Damaged or truncated files are refused
+    /// (logged and listed by [`Tablebases::refused`]) and the rest is used. Fails only if the
+    /// directory cannot be read.
     pub fn load(dir: &Path) -> Result<Tablebases> {
         let entries = std::fs::read_dir(dir)
             .with_context(|| format!("cannot read table directory {}", dir.display()))?;
@@ -123,44 +204,63 @@ impl Tablebases {
         }
         let loaded: Vec<_> = files
             .par_iter()
-            .map(|&(key, kind)| (key, kind, store::read(dir, key, kind)))
+            .map(|&(key, kind)| (key, kind, TableFile::open(dir, key, kind)))
             .collect();
         let mut tablebases = Tablebases::empty();
         let mut distances = Vec::new();
         for (key, kind, result) in loaded {
             match (kind, result) {
-                (Kind::Wdl, Ok(symbols)) => tablebases.insert(key, &symbols, None),
-                (Kind::Dtc, Ok(codes)) => distances.push((key, codes)),
+                (Kind::Wdl, Ok(file)) => tablebases.insert_file(key, file),
+                (Kind::Dtc, Ok(file)) => distances.push((key, file)),
                 (_, Err(error)) => {
                     log::warn!("{error:#}");
                     tablebases.refused.push(format!("{error:#}"));
                 }
             }
         }
-        for (key, codes) in distances {
-            match tablebases
-                .tables
-                .get_mut(key.dense())
-                .and_then(Option::as_mut)
-            {
-                Some(table) => table.dtc = Some(codes),
-                None => log::warn!("distance table {key} without its win/draw/loss table"),
+        for (key, file) in distances {
+            if tablebases.has(key) {
+                tablebases.insert_distance_file(key, file);
+            } else {
+                log::warn!("distance table {key} without its win/draw/loss table");
             }
         }
         tablebases.update_max_pieces();
+        tablebases.files = table_files(dir)?;
         Ok(tablebases)
     }
 
-    /// Adds a table (generator use): win/draw/loss symbols and optionally distance codes.
+    /// Adds a table held in memory (generator use, compiled-in tables): win/draw/loss symbols
+    /// and optionally distance codes.
     pub fn insert(&mut self, key: MaterialKey, symbols: &[u8], dtc: Option<Vec<u8>>) {
         if let Some(slot) = self.tables.get_mut(key.dense()) {
             *slot = Some(Table {
                 indexer: Indexer::new(key),
-                wdl: WdlTable::from_symbols(symbols),
-                dtc,
+                wdl: Symbols::Packed(WdlTable::from_symbols(symbols)),
+                dtc: dtc.map(Symbols::Bytes),
             });
         }
         self.update_max_pieces();
+    }
+
+    /// Adds a mapped win/draw/loss table file (its distances, if any, are added by
+    /// [`Tablebases::load`]).
+    pub fn insert_file(&mut self, key: MaterialKey, file: TableFile<memmap2::Mmap>) {
+        if let Some(slot) = self.tables.get_mut(key.dense()) {
+            *slot = Some(Table {
+                indexer: Indexer::new(key),
+                wdl: Symbols::File(Arc::new(file)),
+                dtc: None,
+            });
+        }
+        self.update_max_pieces();
+    }
+
+    /// Adds a mapped distance table file to the loaded win/draw/loss table of `key`.
+    pub fn insert_distance_file(&mut self, key: MaterialKey, file: TableFile<memmap2::Mmap>) {
+        if let Some(table) = self.tables.get_mut(key.dense()).and_then(Option::as_mut) {
+            table.dtc = Some(Symbols::File(Arc::new(file)));
+        }
     }
 
     fn update_max_pieces(&mut self) {
@@ -199,13 +299,14 @@ impl Tablebases {
         &self.refused
     }
 
-    /// Number of loaded win/draw/loss tables and bytes they occupy in memory.
+    /// Number of loaded win/draw/loss tables and the bytes they occupy in memory or in mapped
+    /// files (with their distances).
     pub fn memory(&self) -> (usize, usize) {
         self.tables
             .iter()
             .flatten()
             .fold((0, 0), |(count, bytes), table| {
-                let dtc = table.dtc.as_ref().map_or(0, Vec::len);
+                let dtc = table.dtc.as_ref().map_or(0, Symbols::bytes);
                 (count + 1, bytes + table.wdl.bytes() + dtc)
             })
     }
@@ -228,24 +329,55 @@ impl Tablebases {
         self.tables.get(key.dense())?.as_ref()
     }
 
-    /// Win/draw/loss of a position in stored orientation.
+    /// The stored win/draw/loss of a position in stored orientation: exact unless the side to
+    /// move must capture (then a "don't care" value; see the module documentation).
     #[inline]
-    pub(crate) fn probe_canonical(&self, position: &Canonical) -> Option<Wdl> {
+    fn stored(&self, position: &Canonical) -> Option<Wdl> {
         if position.us_men | position.us_kings == 0 {
             return Some(Wdl::Loss); // nothing left to move
         }
         let table = self.table(position.key())?;
-        table.wdl.get(table.indexer.index(position)?)
+        table.wdl.wdl(table.indexer.index(position)?)
     }
 
-    /// Win/draw/loss for the side to move, if the position's table is loaded. `None` also for a
-    /// position where the side not to move has no pieces (it cannot arise in a game).
+    /// Win/draw/loss for the side to move, if the position's table (and, when it must capture,
+    /// the tables after its captures) are loaded. `None` also for a position where the side not
+    /// to move has no pieces (it cannot arise in a game).
     pub fn probe(&self, position: &Position) -> Option<Wdl> {
-        self.probe_canonical(&Canonical::of(position))
+        if movegen::has_capture(position) {
+            return self.probe_captures(position);
+        }
+        self.stored(&Canonical::of(position))
     }
 
-    /// The value with its distance to conversion (see [`ProbeResult`]).
+    /// [`Tablebases::probe`] of a position in stored orientation.
+    pub(crate) fn probe_canonical(&self, position: &Canonical) -> Option<Wdl> {
+        self.probe(&position.position())
+    }
+
+    /// The best value over the captures of a position that must capture.
+    fn probe_captures(&self, position: &Position) -> Option<Wdl> {
+        let mut best = Wdl::Loss;
+        for mv in movegen::legal_moves(position) {
+            let value = self.probe(&position.play(&mv))?.negated();
+            if value == Wdl::Win {
+                return Some(Wdl::Win);
+            }
+            best = best.max(value);
+        }
+        Some(best)
+    }
+
+    /// The value with its distance to conversion (see [`ProbeResult`]). A position that must
+    /// capture converts at once: its distance is one ply.
     pub fn probe_distance(&self, position: &Position) -> Option<ProbeResult> {
+        if movegen::has_capture(position) {
+            let wdl = self.probe_captures(position)?;
+            return Some(ProbeResult {
+                wdl,
+                plies: (wdl != Wdl::Draw).then_some(1),
+            });
+        }
         let canonical = Canonical::of(position);
         if canonical.us_men | canonical.us_kings == 0 {
             return Some(ProbeResult {
@@ -255,12 +387,12 @@ impl Tablebases {
         }
         let table = self.table(canonical.key())?;
         let index = table.indexer.index(&canonical)?;
-        let wdl = table.wdl.get(index)?;
+        let wdl = table.wdl.wdl(index)?;
         let plies = table
             .dtc
             .as_ref()
-            .and_then(|codes| codes.get(index as usize))
-            .and_then(|&code| Code(code).plies());
+            .and_then(|codes| codes.code(index))
+            .and_then(Code::plies);
         Some(ProbeResult { wdl, plies })
     }
 

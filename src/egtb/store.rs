@@ -1,13 +1,20 @@
-//! Table files: one per material split and kind, with a header and a checksum.
+//! Table files: one per material split and kind, with a header, block offsets and checksums,
+//! laid out so that a probe can read one block of a memory-mapped file.
 //!
 //! Layout (little-endian): magic `ONCAEGTB`, format version (u32), kind (u8: 1 win/draw/loss,
 //! 2 distance codes), material key (4 bytes: our men, our kings, their men, their kings), 3 zero
-//! bytes, number of positions (u64), payload length (u64), FNV-1a checksum of the header before it
-//! and of the payload (u64), then the payload from [`super::codec`].
+//! bytes, number of positions (u64), symbols per block (u32), payload length (u64), FNV-1a
+//! checksum of the payload (u64), FNV-1a checksum of everything before it and of the block
+//! offsets (u64); then the block offsets (one u32 per block and the payload length, see
+//! [`codec::Compressed`]), then the payload.
 //!
 //! Files are written under a temporary name, flushed to disk and renamed, so a table that exists
-//! under its final name was written completely; the checksum catches later damage. Reading checks
-//! everything and refuses a bad file with a message that names it and says what is wrong.
+//! under its final name was written completely (a full disk or a killed run leaves at most a
+//! `.tmp` file, which nothing reads). Opening a file ([`TableFile::open`]) checks the header, the
+//! offsets and their checksum: quick, as it reads well under a thousandth of the file; the
+//! payload's checksum and every block are checked by [`TableFile::verify`] (`onca egtb verify`)
+//! and whenever a whole table is decoded. A bad file is refused with a message that names it and
+//! says what is wrong.
 
 use super::codec::{self, FNV_START};
 use super::index::Indexer;
@@ -20,11 +27,12 @@ use std::path::{Path, PathBuf};
 /// The first eight bytes of every table file.
 const MAGIC: &[u8; 8] = b"ONCAEGTB";
 /// The format version written and the only one read; files of other versions are refused.
-const FORMAT_VERSION: u32 = 1;
-/// Bytes before the payload.
-const HEADER_LEN: usize = 44;
-/// Header bytes covered by the checksum (all before it).
-const CHECKED_HEADER_LEN: usize = 36;
+/// Version 1 (one run of blocks without offsets, loaded whole) was replaced by this one.
+const FORMAT_VERSION: u32 = 2;
+/// Bytes before the block offsets.
+const HEADER_LEN: usize = 56;
+/// Where the header's own checksum sits (it covers the bytes before it and the offsets).
+const HEADER_CHECKSUM_AT: usize = 48;
 
 /// What a table file holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -51,14 +59,16 @@ impl Kind {
         }
     }
 
-    const fn bits(self) -> u32 {
+    /// Bits per symbol.
+    pub const fn bits(self) -> u32 {
         match self {
             Kind::Wdl => 2,
             Kind::Dtc => 8,
         }
     }
 
-    const fn max_symbol(self) -> u8 {
+    /// The largest valid symbol.
+    pub const fn max_symbol(self) -> u8 {
         match self {
             Kind::Wdl => 2,
             Kind::Dtc => 254,
@@ -76,38 +86,46 @@ pub fn path(dir: &Path, key: MaterialKey, kind: Kind) -> PathBuf {
     dir.join(file_name(key, kind))
 }
 
-fn header(key: MaterialKey, kind: Kind, count: u64, payload: &[u8]) -> [u8; HEADER_LEN] {
-    let mut header = [0u8; HEADER_LEN];
-    header[0..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header[12] = kind.tag();
-    header[13..17].copy_from_slice(&[key.us_men, key.us_kings, key.them_men, key.them_kings]);
-    header[20..28].copy_from_slice(&count.to_le_bytes());
-    header[28..36].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-    let checksum = codec::fnv1a(
-        codec::fnv1a(FNV_START, &header[..CHECKED_HEADER_LEN]),
-        payload,
-    );
-    header[36..44].copy_from_slice(&checksum.to_le_bytes());
-    header
-}
-
 /// Writes a table (one symbol per index number) and returns the file size in bytes.
 pub fn write(dir: &Path, key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result<u64> {
-    let payload = codec::compress(symbols, kind.bits());
-    let header = header(key, kind, symbols.len() as u64, &payload);
+    let bytes = encode(key, kind, symbols)?;
     let target = path(dir, key, kind);
     let temporary = dir.join(format!("{}.tmp", file_name(key, kind)));
     let mut file = fs::File::create(&temporary)
         .with_context(|| format!("cannot create {}", temporary.display()))?;
-    file.write_all(&header)
-        .and_then(|()| file.write_all(&payload))
+    file.write_all(&bytes)
         .and_then(|()| file.sync_all())
         .with_context(|| format!("cannot write {}", temporary.display()))?;
     drop(file);
     fs::rename(&temporary, &target)
         .with_context(|| format!("cannot rename {} to its final name", temporary.display()))?;
-    Ok((HEADER_LEN + payload.len()) as u64)
+    Ok(bytes.len() as u64)
+}
+
+/// The bytes of a table file holding `symbols`.
+pub fn encode(key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result<Vec<u8>> {
+    let compressed = codec::compress(symbols, kind.bits()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut bytes =
+        Vec::with_capacity(HEADER_LEN + 4 * compressed.offsets.len() + compressed.payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.push(kind.tag());
+    bytes.extend_from_slice(&[key.us_men, key.us_kings, key.them_men, key.them_kings]);
+    bytes.extend_from_slice(&[0, 0, 0]);
+    bytes.extend_from_slice(&(symbols.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&(codec::BLOCK as u32).to_le_bytes());
+    bytes.extend_from_slice(&(compressed.payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&codec::fnv1a(FNV_START, &compressed.payload).to_le_bytes());
+    let offsets: Vec<u8> = compressed
+        .offsets
+        .iter()
+        .flat_map(|offset| offset.to_le_bytes())
+        .collect();
+    let checksum = codec::fnv1a(codec::fnv1a(FNV_START, &bytes), &offsets);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes.extend_from_slice(&offsets);
+    bytes.extend_from_slice(&compressed.payload);
+    Ok(bytes)
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -116,56 +134,200 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// Reads and verifies the table of `key` and `kind` in `dir`; returns its symbols.
-pub fn read(dir: &Path, key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
-    let path = path(dir, key, kind);
-    let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    decode(&bytes, key, kind).with_context(|| format!("refusing table {}", path.display()))
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(word)
 }
 
-/// Verifies a table file's bytes.
-pub fn decode(bytes: &[u8], key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
-    if bytes.len() < HEADER_LEN {
-        bail!(
-            "truncated: {} bytes, shorter than the {HEADER_LEN}-byte header",
-            bytes.len()
+/// A checked table file in memory or mapped from disk: header, offsets, payload.
+pub struct TableFile<B> {
+    bytes: B,
+    kind: Kind,
+    count: u64,
+    blocks: u64,
+    payload_at: usize,
+}
+
+impl<B> std::fmt::Debug for TableFile<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableFile({:?}, {} positions)", self.kind, self.count)
+    }
+}
+
+impl TableFile<memmap2::Mmap> {
+    /// Maps the table of `key` and `kind` in `dir` and checks its header and offsets.
+    pub fn open(dir: &Path, key: MaterialKey, kind: Kind) -> Result<TableFile<memmap2::Mmap>> {
+        let path = path(dir, key, kind);
+        let file =
+            fs::File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        // Safety: the map is read-only and table files are never written in place (the generator
+        // writes a temporary file and renames it); a file truncated by another program under a
+        // running engine would fault, as any memory-mapped reader would.
+        let map = unsafe { memmap2::Mmap::map(&file) }
+            .with_context(|| format!("cannot map {}", path.display()))?;
+        TableFile::check(map, key, kind)
+            .with_context(|| format!("refusing table {}", path.display()))
+    }
+}
+
+impl<B: AsRef<[u8]>> TableFile<B> {
+    /// Checks the header and the offsets of a table file's bytes (not yet the payload).
+    pub fn check(bytes: B, key: MaterialKey, kind: Kind) -> Result<TableFile<B>> {
+        let data = bytes.as_ref();
+        if data.len() < HEADER_LEN {
+            bail!(
+                "truncated: {} bytes, shorter than the {HEADER_LEN}-byte header",
+                data.len()
+            );
+        }
+        if &data[0..8] != MAGIC {
+            bail!("not an Onça endgame table (bad magic)");
+        }
+        let version = u32_at(data, 8);
+        if version != FORMAT_VERSION {
+            bail!(
+                "format version {version}, this program reads version {FORMAT_VERSION} \
+                 (generate the tables again with `onca egtb generate`)"
+            );
+        }
+        if data[12] != kind.tag() {
+            bail!("holds another kind of table (tag {})", data[12]);
+        }
+        let stored = MaterialKey::new(data[13], data[14], data[15], data[16]);
+        if stored != key {
+            bail!("header says material {stored}, expected {key}");
+        }
+        let count = u64_at(data, 20);
+        let expected = Indexer::new(key).size();
+        if count != expected {
+            bail!("header says {count} positions, material {key} has {expected}");
+        }
+        if u32_at(data, 28) as usize != codec::BLOCK {
+            bail!(
+                "blocks of {} symbols, expected {}",
+                u32_at(data, 28),
+                codec::BLOCK
+            );
+        }
+        let blocks = count.div_ceil(codec::BLOCK as u64);
+        let payload_len = u64_at(data, 32);
+        let offsets_len = 4 * (blocks + 1);
+        let payload_at = HEADER_LEN as u64 + offsets_len;
+        if data.len() as u64 != payload_at + payload_len {
+            bail!(
+                "truncated or padded: {} bytes, the header says {}",
+                data.len(),
+                payload_at + payload_len
+            );
+        }
+        let payload_at = payload_at as usize;
+        let checksum = codec::fnv1a(
+            codec::fnv1a(FNV_START, &data[..HEADER_CHECKSUM_AT]),
+            &data[HEADER_LEN..payload_at],
         );
+        if checksum != u64_at(data, HEADER_CHECKSUM_AT) {
+            bail!("header checksum mismatch: the file is damaged");
+        }
+        let mut previous = 0;
+        for block in 0..=blocks as usize {
+            let offset = u32_at(data, HEADER_LEN + 4 * block);
+            if offset < previous || (block == 0 && offset != 0) {
+                bail!("block offsets out of order: the file is damaged");
+            }
+            previous = offset;
+        }
+        if u64::from(previous) != payload_len {
+            bail!("block offsets do not end at the payload's end");
+        }
+        Ok(TableFile {
+            bytes,
+            kind,
+            count,
+            blocks,
+            payload_at,
+        })
     }
-    if &bytes[0..8] != MAGIC {
-        bail!("not an Onça endgame table (bad magic)");
+
+    fn offset(&self, block: u64) -> usize {
+        u32_at(self.bytes.as_ref(), HEADER_LEN + 4 * block as usize) as usize
     }
-    let mut version = [0u8; 4];
-    version.copy_from_slice(&bytes[8..12]);
-    let version = u32::from_le_bytes(version);
-    if version != FORMAT_VERSION {
-        bail!("format version {version}, this program reads version {FORMAT_VERSION}");
+
+    /// The symbol of position `index`, decoded from its block alone; `None` past the end or in
+    /// a damaged block.
+    #[inline]
+    pub fn get(&self, index: u64) -> Option<u8> {
+        if index >= self.count {
+            return None;
+        }
+        let block = index / codec::BLOCK as u64;
+        let data = self.bytes.as_ref();
+        let bytes = data
+            .get(self.payload_at + self.offset(block)..self.payload_at + self.offset(block + 1))?;
+        let len = codec::block_len(self.count, block);
+        let symbol = codec::symbol_in_block(
+            bytes,
+            len,
+            self.kind.bits(),
+            (index % codec::BLOCK as u64) as usize,
+        )
+        .ok()?;
+        (symbol <= self.kind.max_symbol()).then_some(symbol)
     }
-    if bytes[12] != kind.tag() {
-        bail!("holds another kind of table (tag {})", bytes[12]);
+
+    /// Positions in the table.
+    pub fn count(&self) -> u64 {
+        self.count
     }
-    let stored = MaterialKey::new(bytes[13], bytes[14], bytes[15], bytes[16]);
-    if stored != key {
-        bail!("header says material {stored}, expected {key}");
+
+    /// Bytes of the file.
+    pub fn len(&self) -> usize {
+        self.bytes.as_ref().len()
     }
-    let count = u64_at(bytes, 20);
-    let expected = Indexer::new(key).size();
-    if count != expected {
-        bail!("header says {count} positions, material {key} has {expected}");
+
+    /// Whether the file holds no bytes (never, for a checked file).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.as_ref().is_empty()
     }
-    let payload_len = u64_at(bytes, 28);
-    let actual = (bytes.len() - HEADER_LEN) as u64;
-    if payload_len != actual {
-        bail!("truncated or padded: payload of {actual} bytes, header says {payload_len}");
+
+    fn payload(&self) -> &[u8] {
+        &self.bytes.as_ref()[self.payload_at..]
     }
-    let payload = &bytes[HEADER_LEN..];
-    let checksum = codec::fnv1a(
-        codec::fnv1a(FNV_START, &bytes[..CHECKED_HEADER_LEN]),
-        payload,
-    );
-    if checksum != u64_at(bytes, 36) {
-        bail!("checksum mismatch: the file is damaged");
+
+    /// Checks the payload's checksum and decodes every block: the full check.
+    pub fn verify(&self) -> Result<()> {
+        self.symbols().map(|_| ())
     }
-    let count = usize::try_from(count).context("table too large for this machine")?;
-    codec::decompress(payload, count, kind.bits(), kind.max_symbol())
+
+    /// Every symbol, after the full check.
+    pub fn symbols(&self) -> Result<Vec<u8>> {
+        let data = self.bytes.as_ref();
+        if codec::fnv1a(FNV_START, self.payload()) != u64_at(data, 40) {
+            bail!("payload checksum mismatch: the file is damaged");
+        }
+        let offsets: Vec<u32> = (0..=self.blocks)
+            .map(|block| self.offset(block) as u32)
+            .collect();
+        codec::decompress(
+            &offsets,
+            self.payload(),
+            self.count,
+            self.kind.bits(),
+            self.kind.max_symbol(),
+        )
         .map_err(|error| anyhow::anyhow!("bad payload: {error}"))
+    }
+}
+
+/// Reads, fully checks and decodes the table of `key` and `kind` in `dir`.
+pub fn read(dir: &Path, key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
+    let path = path(dir, key, kind);
+    TableFile::open(dir, key, kind)?
+        .symbols()
+        .with_context(|| format!("refusing table {}", path.display()))
+}
+
+/// Fully checks a table file's bytes and decodes them (compiled-in tables, tests).
+pub fn decode(bytes: &[u8], key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
+    TableFile::check(bytes, key, kind)?.symbols()
 }

@@ -115,6 +115,8 @@ pub struct InfoFields {
     pub score: Score,
     /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Positions scored by the endgame tables so far (written as `tbhits` when not zero).
+    pub tbhits: u64,
     /// Time since the search started (`time`, and the divisor of `nps`).
     pub elapsed: Duration,
     /// The principal variation from the root, in our standard numbering (converted on output).
@@ -126,7 +128,8 @@ pub struct InfoFields {
 /// `info depth= mean-depth= score= nodes= time= nps= pv="..."` in Scan's order. We do not measure
 /// the mean leaf depth; `mean-depth` repeats the nominal depth so that hosts parsing the fixed
 /// field order still match. `multipv=` (our extension) follows the pv when several lines are
-/// searched.
+/// searched, and `tbhits=` (ours too) after it when the endgame tables scored positions; hosts
+/// ignore fields they do not know.
 pub fn info_line(fields: &InfoFields, numbering: MoveNumbering) -> String {
     let seconds = fields.elapsed.as_secs_f64();
     let mnps = if seconds > 0.0 {
@@ -151,6 +154,9 @@ pub fn info_line(fields: &InfoFields, numbering: MoveNumbering) -> String {
     );
     if let Some(index) = fields.multipv {
         line.push_str(&format!(" multipv={index}"));
+    }
+    if fields.tbhits > 0 {
+        line.push_str(&format!(" tbhits={}", fields.tbhits));
     }
     line
 }
@@ -198,6 +204,7 @@ mod tests {
             depth: 7,
             score: Score(12),
             nodes: 2_000_000,
+            tbhits: 0,
             elapsed: Duration::from_millis(500),
             pv: moves[..2].to_vec(),
             multipv: None,

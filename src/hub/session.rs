@@ -189,6 +189,11 @@ impl Session {
             }
             Command::SetParam { name, value } => self.set_param(&name, &value),
             Command::Init => {
+                // Tables generated or replaced since they were loaded are loaded again.
+                let path = self.egtb_path.clone();
+                if !path.is_empty() && !self.tablebases.is_current(std::path::Path::new(&path)) {
+                    self.load_tablebases(&path);
+                }
                 self.searcher_mut();
                 self.output.line("ready");
             }
@@ -330,6 +335,7 @@ impl Session {
                 depth: 0,
                 score: crate::eval::score::Score::loss_in(0),
                 nodes: 0,
+                tbhits: 0,
                 elapsed: Duration::ZERO,
                 pv: Vec::new(),
                 multipv: None,
@@ -481,6 +487,7 @@ impl Session {
                 depth: result.map_or(0, |result| result.depth),
                 score: result.map_or(crate::eval::score::Score::DRAW, |result| result.score),
                 nodes: result.map_or(0, |result| result.nodes),
+                tbhits: result.map_or(0, |result| result.tbhits),
                 elapsed: running.started.elapsed(),
                 pv: best.into_iter().chain(ponder).collect(),
                 multipv: None,
@@ -608,6 +615,7 @@ impl Progress {
             depth: report.depth,
             score: report.score,
             nodes: report.nodes,
+            tbhits: report.tbhits,
             elapsed: report.elapsed,
             pv: report.pv.clone(),
             multipv: self.multipv.then_some(report.multipv.max(1)),

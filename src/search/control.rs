@@ -134,6 +134,8 @@ pub struct Report {
     pub score: Score,
     /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Positions whose value came from the endgame tables so far.
+    pub tbhits: u64,
     /// Time since the search started.
     pub elapsed: Duration,
     /// The principal variation, starting with the root move (empty: no legal move).
@@ -153,4 +155,6 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Positions whose value came from the endgame tables.
+    pub tbhits: u64,
 }

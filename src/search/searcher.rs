@@ -160,6 +160,7 @@ impl Searcher {
                 multipv: 1,
                 score,
                 nodes: 0,
+                tbhits: 0,
                 elapsed: start.elapsed(),
                 pv: Vec::new(),
             });
@@ -169,6 +170,7 @@ impl Searcher {
                 score,
                 depth: 0,
                 nodes: 0,
+                tbhits: 0,
             };
         };
         // Borrowed field by field (not through `weights()`): the orderings are borrowed
@@ -183,6 +185,7 @@ impl Searcher {
                 multipv: 1,
                 score,
                 nodes: 1,
+                tbhits: 0,
                 elapsed: start.elapsed(),
                 pv: vec![first],
             });
@@ -192,6 +195,7 @@ impl Searcher {
                 score,
                 depth: 1,
                 nodes: 1,
+                tbhits: 0,
             };
         }
 
@@ -241,6 +245,7 @@ impl Searcher {
             control,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             limits,
             settings: SearchSettings {
                 threads,
@@ -273,6 +278,7 @@ impl Searcher {
         };
         let outcomes = threads::run(&shared, &mut self.orderings[..threads], &mut remembering);
         let nodes = shared.total_nodes();
+        let tbhits = shared.tbhits.load(std::sync::atomic::Ordering::Relaxed);
 
         let chosen = choose_line(&outcomes, multipv > 1 || weakness.is_some());
         let (mut line, depth) = match chosen {
@@ -300,6 +306,7 @@ impl Searcher {
             multipv: 1,
             score: line.score,
             nodes,
+            tbhits,
             elapsed: start.elapsed(),
             pv: line.pv.clone(),
         };
@@ -318,6 +325,7 @@ impl Searcher {
             score: line.score,
             depth,
             nodes,
+            tbhits,
         }
     }
 

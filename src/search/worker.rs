@@ -42,6 +42,8 @@ pub(crate) struct Shared<'a> {
     pub(crate) abort: AtomicBool,
     /// Nodes searched by all threads, flushed every [`POLL_INTERVAL`] nodes.
     pub(crate) nodes: AtomicU64,
+    /// Positions scored by the endgame tables, all threads.
+    pub(crate) tbhits: AtomicU64,
     pub(crate) limits: Limits,
     pub(crate) settings: SearchSettings,
     pub(crate) params: SearchParams,
@@ -435,6 +437,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 multipv: index + 1,
                 score: line.score,
                 nodes,
+                tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
                 elapsed,
                 pv: line.pv.clone(),
             });
@@ -754,6 +757,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         if shared.unprobed_material == Some(Material::of(position)) {
             return None;
         }
+        // Capture positions hold no stored value (the tables play their captures to answer);
+        // the search resolves the capture itself.
+        if movegen::has_capture(position) {
+            return None;
+        }
         let tables = shared.tablebases;
         let rules = &shared.settings.draw_rules;
         let guarded = rules.move_count && self.params.egtb_rule_guard;
@@ -770,6 +778,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 probed.wdl
             }
         };
+        shared.tbhits.fetch_add(1, AtomicOrdering::Relaxed);
         Some(match wdl {
             Wdl::Win => Score::db_win_in(ply as u32),
             Wdl::Draw => Score::DRAW,
