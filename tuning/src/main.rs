@@ -305,10 +305,8 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         reading.elapsed().as_secs_f64()
     );
     println!(
-        "{} distinct training positions; {} validation positions ({:.1}%) are also training positions",
-        data.distinct_training,
-        data.validation_in_training,
-        100.0 * data.validation_in_training as f64 / data.validation.len().max(1) as f64
+        "{} distinct training positions; {} lines of held-out games left out of validation as copies of training positions",
+        data.distinct_training, data.validation_in_training
     );
     let names = Weights::tunable_names();
     let unused: Vec<&str> = data

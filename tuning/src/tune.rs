@@ -68,17 +68,18 @@ pub struct Data {
     pub skipped: u64,
     /// Distinct positions (by Zobrist key) among the training lines.
     pub distinct_training: u64,
-    /// Validation lines whose position is also a training line: the split keeps games apart,
-    /// not positions, so this says how far the validation error can be trusted (copies reward
-    /// memorising).
+    /// Lines of held-out games whose position is also a training line, left out of the
+    /// validation set: the split keeps games apart, and positions many games pass through (the
+    /// early ones) would otherwise reward memorising.
     pub validation_in_training: u64,
 }
 
-/// Zobrist keys of one parse task's training and validation lines.
+/// One parse task's training keys and held-out lines (kept apart until the training keys of
+/// every task are known).
 #[derive(Default)]
 struct TaskKeys {
     training: Vec<u64>,
-    validation: Vec<u64>,
+    held_out: Vec<(u64, Vec<(u32, f32)>, f32)>,
 }
 
 /// Lines parsed per parallel task.
@@ -162,8 +163,9 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                     continue;
                 };
                 if is_validation(&keys[task * LINES_PER_TASK + offset], validation) {
-                    data.validation.push_sparse(&features, result);
-                    keys_of_task.validation.push(position.key());
+                    keys_of_task
+                        .held_out
+                        .push((position.key(), features, result));
                 } else {
                     data.training.push_sparse(&features, result);
                     keys_of_task.training.push(position.key());
@@ -174,19 +176,21 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
         .collect::<Result<_, String>>()?;
     let mut data = Data::default();
     let mut training_keys = std::collections::HashSet::new();
-    let mut validation_keys = Vec::new();
+    let mut held_out = Vec::new();
     for (part, keys_of_task) in parts {
         data.training.append(part.training);
-        data.validation.append(part.validation);
         data.skipped += part.skipped;
         training_keys.extend(keys_of_task.training);
-        validation_keys.extend(keys_of_task.validation);
+        held_out.push(keys_of_task.held_out);
     }
     data.distinct_training = training_keys.len() as u64;
-    data.validation_in_training = validation_keys
-        .iter()
-        .filter(|key| training_keys.contains(key))
-        .count() as u64;
+    for (key, features, result) in held_out.into_iter().flatten() {
+        if training_keys.contains(&key) {
+            data.validation_in_training += 1;
+        } else {
+            data.validation.push_sparse(&features, result);
+        }
+    }
     Ok(data)
 }
 

@@ -245,29 +245,27 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     }
     let a = parse_data(&text, 0.25).expect("parses");
     let b = parse_data(&text, 0.25).expect("parses");
-    assert_eq!(a.training.len() + a.validation.len(), 400);
-    assert!(
-        (60..140).contains(&a.validation.len()),
-        "{}",
-        a.validation.len()
-    );
+    let held_out = a.validation.len() + a.validation_in_training as usize;
+    assert_eq!(a.training.len() + held_out, 400);
+    assert!((60..140).contains(&held_out), "{held_out}");
     assert_eq!(a.training, b.training);
     assert_eq!(a.validation, b.validation);
     let none = parse_data(&text, 0.0).expect("parses");
     assert_eq!(none.training.len(), 400);
     assert!(none.validation.is_empty());
     // Every game reaching the same position: one distinct training position, and every held-out
-    // line is a copy of a training line.
+    // line is a copy of a training line, so none is kept for validation.
     let mut copies = String::from("# onca-tune datagen v2 seed=1 nodes=10\n");
     for i in 0..100 {
         copies.push_str(&format!("{start};0.5\n# game {i}\n"));
     }
     let copied = parse_data(&copies, 0.3).expect("parses");
     assert_eq!(copied.distinct_training, 1);
-    assert!(!copied.validation.is_empty());
+    assert!(copied.validation.is_empty());
+    assert!((10..60).contains(&copied.validation_in_training));
     assert_eq!(
-        copied.validation_in_training,
-        copied.validation.len() as u64
+        copied.training.len() as u64 + copied.validation_in_training,
+        100
     );
     let bad = parse_data(&format!("{start};0.5\n{start};2\n"), 0.1).expect_err("bad result");
     assert!(bad.contains("line 2"), "{bad}");
