@@ -16,7 +16,7 @@
 //! The checksum is 64-bit FNV-1a: not cryptographic, but it catches truncation and bit rot.
 
 /// Symbols per block: small enough that decoding a run-length block up to one position is quick.
-pub const BLOCK: usize = 4096;
+pub const BLOCK: usize = 1024;
 
 const RAW: u8 = 0;
 const RUNS: u8 = 1;
