@@ -1,7 +1,8 @@
-//! What the endgame databases are worth in play: random positions of 4-5 pieces (from the tables,
-//! so their true value is known) are played out by the engine against itself at a fixed node
-//! budget per move, once with the tables and once without, and the results are compared with the
-//! tables' value. Run through `scripts/egtb-gain`.
+//! What the endgame databases are worth in play: random positions of the largest complete piece
+//! count and the one below it (from the tables, so their true value is known; 5-6 pieces with the
+//! six-piece set) are played out by the engine against itself at a fixed node budget per move,
+//! once with the tables and once without, and the results are compared with the tables' value.
+//! Run through `scripts/egtb-gain`.
 //!
 //! Usage: `egtb_gain <TABLE DIR> [positions (100)] [nodes per move (2000)] [seed (1)]`
 
@@ -109,15 +110,15 @@ fn main() -> anyhow::Result<()> {
     let nodes: u64 = args.get(3).map_or(Ok(2000), |t| t.parse())?;
     let mut seed: u64 = args.get(4).map_or(Ok(1), |t| t.parse())?;
     let tables = Arc::new(Tablebases::load(std::path::Path::new(dir))?);
+    let top = tables.max_pieces();
     anyhow::ensure!(
-        tables.max_pieces() >= 5,
-        "need every table up to 5 pieces in {dir} (complete up to {})",
-        tables.max_pieces()
+        top >= 5,
+        "need every table up to 5 pieces in {dir} (complete up to {top})"
     );
-    let keys: Vec<MaterialKey> = MaterialKey::all_up_to(5)
+    let keys: Vec<MaterialKey> = MaterialKey::all_up_to(top)
         .into_iter()
         .filter(|key| {
-            (4..=5).contains(&key.pieces())
+            (top - 1..=top).contains(&key.pieces())
                 && key.us_men + key.us_kings > 0
                 && key.them_men + key.them_kings > 0
         })
