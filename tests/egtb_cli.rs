@@ -84,35 +84,31 @@ fn generate_then_probe_and_verify() {
     assert!(outside.status.success());
     assert!(text(&outside.stdout).starts_with("not in the tables"));
 
+    // The line of table m1k1_m0k1 in verify's output and the positions it checked.
+    let table_line = |stdout: &[u8]| {
+        let line = text(stdout)
+            .lines()
+            .find(|line| line.starts_with("m1k1_m0k1 "))
+            .map(str::to_string)
+            .expect("a line for m1k1_m0k1");
+        let checked: u64 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a count");
+        (line, checked)
+    };
     let verified = onca(&["egtb", "verify", "--dir", &dir_text]);
     assert!(verified.status.success(), "{}", text(&verified.stdout));
     // Of the 26,040 positions of the table, those where the side to move must capture hold no
     // stored value and are not counted.
-    let line = text(&verified.stdout)
-        .lines()
-        .find(|line| line.starts_with("m1k1_m0k1 "))
-        .map(str::to_string)
-        .expect("a line for m1k1_m0k1");
-    let checked: u64 = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .expect("a count");
+    let (line, checked) = table_line(&verified.stdout);
     assert!((10_000..26_040).contains(&checked), "{line}");
     assert!(line.contains(" 0 mismatches (wdl+distance)"), "{line}");
     let sampled = onca(&["egtb", "verify", "--dir", &dir_text, "--sample", "100"]);
     assert!(sampled.status.success(), "{}", text(&sampled.stdout));
-    let sampled_line = text(&sampled.stdout)
-        .lines()
-        .find(|line| line.starts_with("m1k1_m0k1 "))
-        .map(str::to_string)
-        .expect("a line for m1k1_m0k1");
-    let few: u64 = sampled_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .expect("a count");
-    assert!((20..=110).contains(&few), "{sampled_line}");
+    let (line, few) = table_line(&sampled.stdout);
+    assert!((20..=110).contains(&few), "{line}");
 
     // A second run finds everything on disk.
     let again = onca(&["egtb", "generate", "--pieces", "3", "--dir", &dir_text]);

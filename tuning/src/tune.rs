@@ -74,12 +74,19 @@ pub struct Data {
     pub validation_in_training: u64,
 }
 
+/// A line of a held-out game: its position's key, features and result.
+struct HeldOut {
+    key: u64,
+    features: Vec<(u32, f32)>,
+    result: f32,
+}
+
 /// One parse task's training keys and held-out lines (kept apart until the training keys of
 /// every task are known).
 #[derive(Default)]
 struct TaskKeys {
     training: Vec<u64>,
-    held_out: Vec<(u64, Vec<(u32, f32)>, f32)>,
+    held_out: Vec<HeldOut>,
 }
 
 /// Lines parsed per parallel task.
@@ -163,9 +170,11 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                     continue;
                 };
                 if is_validation(&keys[task * LINES_PER_TASK + offset], validation) {
-                    keys_of_task
-                        .held_out
-                        .push((position.key(), features, result));
+                    keys_of_task.held_out.push(HeldOut {
+                        key: position.key(),
+                        features,
+                        result,
+                    });
                 } else {
                     data.training.push_sparse(&features, result);
                     keys_of_task.training.push(position.key());
@@ -184,11 +193,11 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
         held_out.push(keys_of_task.held_out);
     }
     data.distinct_training = training_keys.len() as u64;
-    for (key, features, result) in held_out.into_iter().flatten() {
-        if training_keys.contains(&key) {
+    for line in held_out.into_iter().flatten() {
+        if training_keys.contains(&line.key) {
             data.validation_in_training += 1;
         } else {
-            data.validation.push_sparse(&features, result);
+            data.validation.push_sparse(&line.features, line.result);
         }
     }
     Ok(data)
