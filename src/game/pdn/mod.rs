@@ -1,5 +1,5 @@
 //! PDN game files: a game as tags, start position, moves and result ([`PdnGame`]), written by
-//! [`write`] in the PDN standard's form and read back, from any file, by [`read`].
+//! [`mod@write`] in the PDN standard's form and read back, from any file, by [`read`].
 //!
 //! The standard expands `GameType "26"` (Brazilian draughts) to `26,W,8,8,A0,0`: algebraic move
 //! text with a1 in White's bottom-left corner. Numeric files must name their numbering in the
