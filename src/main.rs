@@ -92,7 +92,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
     },
-    /// Search one position and print a line per iteration, then `bestmove <move>`.
+    /// Search one position and print a line per iteration, then `bestmove <move>`; or, with
+    /// --pdn, review every game of a PDN file (classed moves, annotated PDN, graphs).
     Analyze(onca::cli::analyze::AnalyzeArgs),
     /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
     /// Progress goes to stderr, the summary to stdout.
