@@ -5,7 +5,6 @@
 mod common;
 
 use onca::analysis::review::{review_game, Flag, MoveClass, ReviewConfig, Thresholds};
-use onca::game::draw::DrawRules;
 use onca::game::pdn::read_games;
 use onca::notation::fen::parse_fen;
 use onca::rules::movegen;
@@ -27,7 +26,6 @@ fn config(depth: u32) -> ReviewConfig {
             ..SearchSettings::default()
         },
         thresholds: Thresholds::DEFAULT,
-        draw_rules: DrawRules::default(),
     }
 }
 

@@ -8,7 +8,6 @@
 //! search of position `i + 1` is at least as deep as a search of the move would have been.
 
 use crate::eval::score::Score;
-use crate::game::draw::DrawRules;
 use crate::game::record::{Game, Outcome};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -172,7 +171,8 @@ impl GameReview {
     }
 }
 
-/// How to review: the search per position, its settings, the thresholds and the draw rules.
+/// How to review: the search per position, its settings (their draw rules also end the game
+/// being reviewed) and the thresholds.
 #[derive(Clone, Debug)]
 pub struct ReviewConfig {
     /// Limits of each position's search.
@@ -181,8 +181,6 @@ pub struct ReviewConfig {
     pub settings: SearchSettings,
     /// Class boundaries.
     pub thresholds: Thresholds,
-    /// The rules that end a game by a draw.
-    pub draw_rules: DrawRules,
 }
 
 /// A score as a number of men for measuring losses: heuristic scores clamped to
@@ -225,7 +223,6 @@ fn search_position(
         multipv: 2,
         instant_single_reply: false,
         table_root_moves: false,
-        draw_rules: config.draw_rules,
         ..config.settings
     };
     let mut lines: [Option<(u32, Score, Vec<Move>)>; 2] = [None, None];
@@ -278,7 +275,7 @@ pub fn review_game(
         let position = *game.current();
         let legal_moves = movegen::legal_moves(&position).len();
         game.play(played);
-        let next = match game.outcome(&config.draw_rules) {
+        let next = match game.outcome(&config.settings.draw_rules) {
             Some(outcome) => Searched {
                 score: match outcome {
                     Outcome::Win(winner) if winner == game.current().side_to_move() => {

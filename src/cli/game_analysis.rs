@@ -78,7 +78,6 @@ pub fn run(
         limits,
         settings,
         thresholds: Thresholds::DEFAULT,
-        draw_rules: crate::game::draw::DrawRules::default(),
     };
     let limit_text = limit_description(&config.limits);
     let control = SearchControl::new();

@@ -9,10 +9,6 @@
 //! block of a memory-mapped file through the block offsets ([`Compressed::offsets`]) and never
 //! the rest. No crate does this simple job better.
 //!
-//! Positions whose value is never read (the side to move must capture: probes resolve those by
-//! playing the captures) are "don't care": [`fill_dont_care`] gives them the value that lengthens
-//! the run they sit in.
-//!
 //! The checksum is 64-bit FNV-1a: not cryptographic, but it catches truncation and bit rot.
 
 /// Symbols per block: small enough that decoding a run-length block up to one position is quick.
@@ -280,24 +276,6 @@ pub fn block_bytes<'a>(
         .ok_or_else(|| CodecError("block offsets outside the payload".into()))
 }
 
-/// Gives every position for which `dont_care(index)` holds the value before it (or, at the
-/// start, the first value that matters), so runs are not broken by values nobody reads.
-pub fn fill_dont_care(symbols: &mut [u8], dont_care: impl Fn(usize) -> bool + Sync) {
-    let first_kept = (0..symbols.len()).find(|&index| !dont_care(index));
-    let Some(first_kept) = first_kept else {
-        symbols.fill(0);
-        return;
-    };
-    let mut previous = symbols[first_kept];
-    for (index, symbol) in symbols.iter_mut().enumerate() {
-        if dont_care(index) {
-            *symbol = previous;
-        } else {
-            previous = *symbol;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,15 +327,5 @@ mod tests {
         assert!(symbol_in_block(&[9, 1, 2], 4, 2, 0).is_err());
         assert!(symbol_in_block(&[RUNS, 0x80], 4, 2, 3).is_err());
         assert!(symbol_in_block(&[], 4, 2, 0).is_err());
-    }
-
-    #[test]
-    fn dont_care_values_extend_runs() {
-        let mut symbols = vec![0, 1, 1, 2, 1, 1, 0, 0];
-        fill_dont_care(&mut symbols, |index| index == 3 || index == 0);
-        assert_eq!(symbols, [1, 1, 1, 1, 1, 1, 0, 0]);
-        let mut all = vec![2, 1];
-        fill_dont_care(&mut all, |_| true);
-        assert_eq!(all, [0, 0]);
     }
 }

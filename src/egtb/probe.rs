@@ -352,7 +352,11 @@ impl Tablebases {
 
     /// [`Tablebases::probe`] of a position in stored orientation.
     pub(crate) fn probe_canonical(&self, position: &Canonical) -> Option<Wdl> {
-        self.probe(&position.position())
+        let board = position.position();
+        if movegen::has_capture(&board) {
+            return self.probe_captures(&board);
+        }
+        self.stored(position)
     }
 
     /// The best value over the captures of a position that must capture.
