@@ -8,7 +8,7 @@ use onca::eval::weights::{Weights, TUNABLE};
 use onca::eval::weights_file::load_weights;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
-use onca_tuning::{datagen, rng::Rng, tune};
+use onca_tuning::{datagen, rescore, rng::Rng, tune};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -91,6 +91,26 @@ enum Command {
         /// Continue from `<out>.checkpoint` (its step, K and weights; Adam restarts).
         #[arg(long)]
         resume: bool,
+        /// Share of the search score in the training label: `(1 - W) * result + W *
+        /// sigmoid(K * score)`, K fitted to the results; needs data written by `score`. The
+        /// validation error stays against the results.
+        #[arg(long, default_value_t = 0.0)]
+        score_weight: f64,
+    },
+    /// Search every position of a `FEN;result` file to a fixed depth and write
+    /// `FEN;result;score` lines (White's view), for `tune --score-weight`; running the same
+    /// command again resumes.
+    Score {
+        #[arg(long)]
+        data: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Search depth in plies.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Weights to search with (default: the built-in ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
     },
     /// Write the hand-set weights (`Weights::hand_set()`) as `name opening endgame` lines, the
     /// format `onca hub --weights=FILE` reads (tuning/weights/hand-set.txt is written this way).
@@ -198,6 +218,7 @@ fn run(command: Command) -> Result<()> {
             validation,
             checkpoint_every,
             resume,
+            score_weight,
         } => tune_command(TuneArgs {
             data,
             out,
@@ -212,7 +233,14 @@ fn run(command: Command) -> Result<()> {
             validation,
             checkpoint_every,
             resume,
+            score_weight,
         }),
+        Command::Score {
+            data,
+            out,
+            depth,
+            weights,
+        } => score_command(&data, &out, depth, weights.as_deref()),
         Command::HandSet { out } => std::fs::write(&out, Weights::hand_set().to_text())
             .with_context(|| format!("cannot write {}", out.display())),
         Command::Bench {
@@ -278,6 +306,36 @@ struct TuneArgs {
     validation: f64,
     checkpoint_every: usize,
     resume: bool,
+    score_weight: f64,
+}
+
+fn score_command(data: &Path, out: &Path, depth: u32, weights: Option<&Path>) -> Result<()> {
+    let weights = match weights {
+        Some(path) => Some(std::sync::Arc::new(
+            load_weights(path).map_err(anyhow::Error::msg)?,
+        )),
+        None => None,
+    };
+    let lines = std::io::BufRead::lines(std::io::BufReader::new(
+        std::fs::File::open(data).with_context(|| format!("cannot open {}", data.display()))?,
+    ))
+    .count() as u64;
+    let bar = progress_bar(
+        lines,
+        0,
+        "lines {pos}/{len} {wide_bar} {elapsed_precise} eta {eta_precise}",
+    );
+    let started = Instant::now();
+    let summary = rescore::rescore(data, out, depth, weights, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    println!(
+        "{} positions searched to depth {depth} in {:.1} s ({} lines were already in {})",
+        summary.scored,
+        started.elapsed().as_secs_f64(),
+        summary.resumed,
+        out.display()
+    );
+    Ok(())
 }
 
 fn tune_command(args: TuneArgs) -> Result<()> {
@@ -291,7 +349,10 @@ fn tune_command(args: TuneArgs) -> Result<()> {
     let reading = Instant::now();
     let text = std::fs::read_to_string(&args.data)
         .with_context(|| format!("cannot read {}", args.data.display()))?;
-    let data = tune::parse_data(&text, args.validation).map_err(anyhow::Error::msg)?;
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must be in [0, 1]");
+    }
+    let mut data = tune::parse_data(&text, args.validation).map_err(anyhow::Error::msg)?;
     drop(text);
     if data.training.is_empty() {
         bail!("no training positions in {}", args.data.display());
@@ -349,6 +410,20 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         let start = tune::to_floats(&base);
         (tune::fit_k(&data.training, &start), 1, start)
     };
+    if args.score_weight > 0.0 {
+        data.training
+            .blend_scores(k, args.score_weight)
+            .map_err(|missing| {
+                anyhow::anyhow!(
+                    "--score-weight needs a search score on every line; {missing} training lines have none (write them with `onca-tune score`)"
+                )
+            })?;
+        println!(
+            "training labels: {:.2} result + {:.2} sigmoid(K * depth-search score)",
+            1.0 - args.score_weight,
+            args.score_weight
+        );
+    }
     let settings = tune::Settings { k, ..args.settings };
     let report = |label: &str, weights: &[f64]| {
         let validation = if data.validation.is_empty() {

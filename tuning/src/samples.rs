@@ -1,5 +1,5 @@
 //! Training positions stored compactly: each sample's non-zero features as (index, value) pairs
-//! and its result, in chunks of a few thousand samples that parallel passes take one at a time.
+//! and its label (the game result, possibly blended with a search score), in chunks of a few thousand samples that parallel passes take one at a time.
 
 /// Samples per chunk: large enough that a rayon task is worth it, small enough that two cores
 /// share the work evenly.
@@ -13,6 +13,8 @@ pub struct Chunk {
     indices: Vec<u32>,
     values: Vec<f32>,
     results: Vec<f32>,
+    /// Search scores from White's view, if the line had one, for [`Samples::blend_scores`].
+    scores: Vec<Option<f32>>,
 }
 
 impl Chunk {
@@ -26,7 +28,8 @@ impl Chunk {
         self.results.is_empty()
     }
 
-    /// Sample `i`'s result from White's view.
+    /// Sample `i`'s label from White's view: the game result, or the blend of
+    /// [`Samples::blend_scores`].
     pub fn result(&self, i: usize) -> f32 {
         self.results[i]
     }
@@ -79,6 +82,11 @@ pub struct Samples {
 impl Samples {
     /// Adds a sample given by its non-zero `(weight index, value)` entries.
     pub fn push_sparse(&mut self, entries: &[(u32, f32)], result: f32) {
+        self.push_scored(entries, result, None);
+    }
+
+    /// The same with the search score of the position, if the data has one.
+    pub fn push_scored(&mut self, entries: &[(u32, f32)], result: f32, score: Option<f32>) {
         if self
             .chunks
             .last()
@@ -97,6 +105,7 @@ impl Samples {
         }
         chunk.starts.push(chunk.indices.len() as u32);
         chunk.results.push(result);
+        chunk.scores.push(score);
         self.len += 1;
     }
 
@@ -109,6 +118,28 @@ impl Samples {
             .filter_map(|(index, &value)| Some((u32::try_from(index).ok()?, value)))
             .collect();
         self.push_sparse(&entries, result);
+    }
+
+    /// Replaces each label by `(1 - weight) * result + weight * sigmoid(k * score)`: the search
+    /// score as a win probability on the scale `k` the results gave. Fails, changing nothing,
+    /// when a sample has no score (the count of those).
+    pub fn blend_scores(&mut self, k: f64, weight: f64) -> Result<(), usize> {
+        let missing: usize = self
+            .chunks
+            .iter()
+            .map(|chunk| chunk.scores.iter().filter(|s| s.is_none()).count())
+            .sum();
+        if missing > 0 {
+            return Err(missing);
+        }
+        for chunk in &mut self.chunks {
+            for (result, score) in chunk.results.iter_mut().zip(&chunk.scores) {
+                let score = score.unwrap_or_default();
+                let probability = 1.0 / (1.0 + (-k * f64::from(score)).exp());
+                *result = ((1.0 - weight) * f64::from(*result) + weight * probability) as f32;
+            }
+        }
+        Ok(())
     }
 
     /// Moves all of `other`'s samples to the end of these.

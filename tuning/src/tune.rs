@@ -79,6 +79,7 @@ struct HeldOut {
     key: u64,
     features: Vec<(u32, f32)>,
     result: f32,
+    score: Option<f32>,
 }
 
 /// One parse task's training keys and held-out lines (kept apart until the training keys of
@@ -136,7 +137,8 @@ pub fn split_keys(lines: &[&str]) -> Vec<String> {
     keys
 }
 
-/// Reads `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view) in parallel; blank lines
+/// Reads `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view), optionally with a third
+/// field, the search score of `onca-tune score`, in parallel; blank lines
 /// and `#` comments are skipped. A `validation` fraction of the games (by [`is_validation`] of
 /// [`split_keys`]) goes to the validation set. Errors name the line.
 pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
@@ -154,15 +156,32 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                 if line.is_empty() || line.starts_with('#') {
                     continue;
                 }
-                let (fen, result) = line
-                    .rsplit_once(';')
-                    .ok_or_else(|| format!("line {number}: expected `FEN;result`"))?;
+                let mut fields = line.split(';');
+                let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+                    return Err(format!(
+                        "line {number}: expected `FEN;result` or `FEN;result;score`"
+                    ));
+                };
                 let result: f32 = result
                     .trim()
                     .parse()
                     .ok()
                     .filter(|r: &f32| (0.0..=1.0).contains(r))
                     .ok_or_else(|| format!("line {number}: bad result `{result}`"))?;
+                let score = match (fields.next(), fields.next()) {
+                    (None, _) => None,
+                    (Some(score), None) => Some(
+                        score
+                            .trim()
+                            .parse::<f32>()
+                            .ok()
+                            .filter(|s| s.is_finite())
+                            .ok_or_else(|| format!("line {number}: bad score `{score}`"))?,
+                    ),
+                    (Some(_), Some(_)) => {
+                        return Err(format!("line {number}: more than three `;` fields"))
+                    }
+                };
                 let position = parse_position(fen.trim())
                     .map_err(|e| format!("line {number}: bad position: {e}"))?;
                 let Some(features) = features_of(&position) else {
@@ -174,9 +193,10 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                         key: position.key(),
                         features,
                         result,
+                        score,
                     });
                 } else {
-                    data.training.push_sparse(&features, result);
+                    data.training.push_scored(&features, result, score);
                     keys_of_task.training.push(position.key());
                 }
             }
@@ -197,7 +217,8 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
         if training_keys.contains(&line.key) {
             data.validation_in_training += 1;
         } else {
-            data.validation.push_sparse(&line.features, line.result);
+            data.validation
+                .push_scored(&line.features, line.result, line.score);
         }
     }
     Ok(data)

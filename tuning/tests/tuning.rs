@@ -1,6 +1,8 @@
 //! The tuner recovers known weights from synthetic data, the L2 penalty pulls toward the anchor,
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
-//! parse with a deterministic validation split, shards merge into one run, pattern weights are recovered, and self-play games from one opening differ.
+//! parse with a deterministic validation split, shards merge into one run, pattern weights are
+//! recovered, self-play games from one opening differ, and search scores are appended, resumed
+//! and blended into the labels.
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
@@ -456,4 +458,83 @@ fn games_from_one_opening_part_ways_yet_each_game_repeats() {
         "{} distinct games of 7",
         distinct.len()
     );
+}
+
+#[test]
+fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
+    use onca_tuning::rescore::{rescore, score_position};
+    let dir = scratch("score");
+    // White a man up (its sixth man on 22), then Black a man up, then an even position.
+    let white_up = "W:W21,22,25,26,27,28:B1,2,3,4,5";
+    let black_up = "W:W25,26,27,28:B1,2,3,4,5";
+    let even = "B:W25,26,27,28:B1,2,3,4";
+    let input = dir.join("data.txt");
+    std::fs::write(
+        &input,
+        format!("# onca-tune datagen v2 seed=1 nodes=10\n{white_up};1.0\n{black_up};0.0\n# game 0\n{even};0.5\n# game 1\n"),
+    )
+    .expect("data file");
+    let whole = dir.join("whole.txt");
+    let summary = rescore(&input, &whole, 3, None, &|_| {}).expect("scores");
+    assert_eq!((summary.resumed, summary.scored), (0, 3));
+    let text = std::fs::read_to_string(&whole).expect("scored file");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0], "# onca-tune datagen v2 seed=1 nodes=10");
+    assert_eq!(lines[3], "# game 0");
+    let score_of = |line: &str| -> i32 {
+        line.rsplit(';')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .expect("a score")
+    };
+    let mut searcher = onca::search::searcher::Searcher::new(1);
+    assert_eq!(
+        score_of(lines[1]),
+        score_position(&mut searcher, white_up, 3).expect("fen")
+    );
+    assert!(
+        lines[1].starts_with(&format!("{white_up};1.0;")),
+        "{}",
+        lines[1]
+    );
+    assert!(score_of(lines[1]) > 50, "{}", lines[1]);
+    assert!(score_of(lines[2]) < -50, "{}", lines[2]);
+
+    // A run cut off mid-line resumes to the same file.
+    let cut = dir.join("cut.txt");
+    std::fs::write(
+        &cut,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]),
+    )
+    .expect("cut");
+    let resumed = rescore(&input, &cut, 3, None, &|_| {}).expect("resumed");
+    assert_eq!((resumed.resumed, resumed.scored), (2, 2));
+    assert_eq!(std::fs::read_to_string(&cut).expect("resumed file"), text);
+
+    // The tuner reads the scores and blends them into the training labels only.
+    let mut data = parse_data(&text, 0.0).expect("scored data parses");
+    let before: Vec<f32> = (0..3)
+        .map(|i| data.training.chunks()[0].result(i))
+        .collect();
+    assert_eq!(before, vec![1.0, 0.0, 0.5]);
+    let k = 0.01;
+    data.training
+        .blend_scores(k, 0.5)
+        .expect("every line has a score");
+    for (i, line) in lines.iter().filter(|l| !l.starts_with('#')).enumerate() {
+        let probability = 1.0 / (1.0 + (-k * f64::from(score_of(line))).exp());
+        let expected = 0.5 * f64::from(before[i]) + 0.5 * probability;
+        let label = f64::from(data.training.chunks()[0].result(i));
+        assert!(
+            (label - expected).abs() < 1e-6,
+            "line {i}: {label} vs {expected}"
+        );
+    }
+    // Data without scores cannot be blended, and bad score fields are refused by line.
+    let mut plain = parse_data(&format!("{white_up};1.0\n{even};0.5\n"), 0.0).expect("plain");
+    assert_eq!(plain.training.blend_scores(k, 0.5), Err(2));
+    let bad = parse_data(&format!("{white_up};1.0;x\n"), 0.0).expect_err("bad score");
+    assert!(bad.contains("line 1") && bad.contains("bad score"), "{bad}");
+    assert!(parse_data(&format!("{white_up};1.0;3;4\n"), 0.0).is_err());
 }
