@@ -249,7 +249,14 @@ fn sprt_bounds_and_a_fen_opening_file() {
     assert!(run.success, "{}", run.stderr);
     assert!(
         run.stdout
-            .contains("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 0.00 [-2.94, 2.94]"),
+            .contains("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05 on the pairs: LLR 0.00 [-2.94, 2.94] (trinomial LLR 0.00)"),
+        "{}",
+        run.stdout
+    );
+    // The one opening's two games, both won by the first engine, make one pair of 2 points.
+    assert!(
+        run.stdout
+            .contains("by points 0, 0.5, 1, 1.5, 2: 0, 0, 0, 0, 1; pairs Elo +inf +/- n/a"),
         "{}",
         run.stdout
     );

@@ -71,7 +71,13 @@ pub fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {
         + f64::from(tally.draws) * (0.5 - score).powi(2)
         + f64::from(tally.losses) * score.powi(2))
         / games;
-    let margin = Z_95 * (variance / games).sqrt();
+    Some(estimate_from_moments(score, variance, games))
+}
+
+/// Elo and its 95% error bar from a mean score per game `score` taken over `samples` samples
+/// (games, or pairs of games) whose scores have variance `variance`; infinite at 0% or 100%.
+pub fn estimate_from_moments(score: f64, variance: f64, samples: f64) -> EloEstimate {
+    let margin = Z_95 * (variance / samples).sqrt();
     let to_elo = |s: f64| {
         if s <= 0.0 {
             f64::NEG_INFINITY
@@ -83,10 +89,10 @@ pub fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {
     };
     let low = to_elo(score - margin);
     let high = to_elo(score + margin);
-    Some(EloEstimate {
+    EloEstimate {
         elo: to_elo(score),
         error_95: (high - low) / 2.0,
-    })
+    }
 }
 
 /// Likelihood of superiority: the probability that the player is really the stronger one, from
@@ -211,7 +217,12 @@ impl Sprt {
     /// Compares the tally's [`llr`](Sprt::llr) with Wald's [`bounds`](Sprt::bounds); a ratio on
     /// a bound already decides.
     pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
-        let llr = self.llr(tally);
+        self.decide(self.llr(tally))
+    }
+
+    /// The verdict for a log-likelihood ratio `llr` (of any model): a ratio on a bound already
+    /// decides.
+    pub fn decide(&self, llr: f64) -> SprtVerdict {
         let (lower, upper) = self.bounds();
         if llr <= lower {
             SprtVerdict::AcceptH0

@@ -14,6 +14,7 @@
 
 use crate::arena::elo::{Sprt, SprtVerdict, Tally};
 use crate::arena::engine::{HubEngine, HubError};
+use crate::arena::pentanomial::Pentanomial;
 use crate::game::draw::DrawRules;
 use crate::game::openings::Opening;
 use crate::game::pdn::GameResult;
@@ -240,14 +241,17 @@ impl GameReport {
 pub struct MatchState {
     /// Wins, draws and losses of the first engine in the games finished so far.
     pub tally: Tally,
+    /// The first engine's points in each finished pair of games (one opening, both colours).
+    pub pairs: Pentanomial,
     /// Games finished so far.
     pub finished: usize,
-    /// The SPRT verdict after the latest game; None without an SPRT or before the first game.
+    /// The SPRT verdict (on the pairs) after the latest game; None without an SPRT or before
+    /// the first game.
     pub sprt_verdict: Option<SprtVerdict>,
 }
 
 /// Plays the match; `on_game` sees every game as it finishes (in finishing order) with the totals
-/// after it. Stops early when the SPRT decides. Returns the final totals.
+/// after it. Stops early when the SPRT (on the pairs) decides. Returns the final totals.
 pub fn run_match(
     config: &MatchConfig,
     mut on_game: impl FnMut(&GameReport, &MatchState),
@@ -257,6 +261,8 @@ pub fn run_match(
     let stop = AtomicBool::new(false);
     let (sender, receiver) = crossbeam::channel::unbounded::<GameReport>();
     let mut state = MatchState::default();
+    // The first engine's score in games whose pair partner has not finished, by pair.
+    let mut unpaired: std::collections::HashMap<usize, i32> = std::collections::HashMap::new();
     if order.is_empty() {
         return state;
     }
@@ -284,14 +290,22 @@ pub fn run_match(
         }
         drop(sender);
         for report in receiver {
-            match report.first_engine_score() {
+            let score = report.first_engine_score();
+            match score {
                 1 => state.tally.wins += 1,
                 -1 => state.tally.losses += 1,
                 _ => state.tally.draws += 1,
             }
+            let pair = (report.number - 1) / 2;
+            match unpaired.remove(&pair) {
+                Some(partner) => state.pairs.add_pair(partner, score),
+                None => {
+                    unpaired.insert(pair, score);
+                }
+            }
             state.finished += 1;
             if let Some(sprt) = &config.sprt {
-                let verdict = sprt.verdict(&state.tally);
+                let verdict = state.pairs.verdict(sprt);
                 state.sprt_verdict = Some(verdict);
                 if verdict != SprtVerdict::Continue {
                     stop.store(true, Ordering::SeqCst);

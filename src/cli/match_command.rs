@@ -7,6 +7,7 @@
 
 use crate::arena::elo::{self, Sprt, SprtVerdict, Tally};
 use crate::arena::engine::{split_command, EngineInfo, HubEngine};
+use crate::arena::pentanomial::Pentanomial;
 use crate::arena::runner::{self, EngineSpec, GameReport, Limit, MatchConfig, MatchState};
 use crate::game::draw::DrawRules;
 use crate::game::openings;
@@ -340,9 +341,25 @@ fn elo_text(tally: &Tally) -> String {
     format!("{elo}, LOS {los}")
 }
 
-fn sprt_text(sprt: &Sprt, tally: &Tally) -> String {
+/// The pairs' Elo, e.g. `pairs Elo +35.0 +/- 60.1`.
+fn pair_elo_text(pairs: &Pentanomial) -> String {
+    match pairs.elo_estimate() {
+        Some(estimate) if estimate.error_95.is_finite() => {
+            format!(
+                "pairs Elo {} +/- {:.1}",
+                signed(estimate.elo),
+                estimate.error_95
+            )
+        }
+        Some(estimate) => format!("pairs Elo {} +/- n/a", signed(estimate.elo)),
+        None => "pairs Elo n/a".into(),
+    }
+}
+
+/// The SPRT's log-likelihood ratio on the pairs and its bounds.
+fn sprt_text(sprt: &Sprt, pairs: &Pentanomial) -> String {
     let (lower, upper) = sprt.bounds();
-    format!("LLR {:.2} [{lower:.2}, {upper:.2}]", sprt.llr(tally))
+    format!("LLR {:.2} [{lower:.2}, {upper:.2}]", pairs.llr(sprt))
 }
 
 /// The live line printed after each game.
@@ -376,8 +393,9 @@ fn progress_line(
         100.0 * score,
         elo_text(tally)
     );
+    line.push_str(&format!(", {}", pair_elo_text(&state.pairs)));
     if let Some(sprt) = &config.sprt {
-        line.push_str(&format!(" | {}", sprt_text(sprt, tally)));
+        line.push_str(&format!(" | {}", sprt_text(sprt, &state.pairs)));
     }
     line
 }
@@ -407,6 +425,12 @@ fn write_summary(
         tally.games()
     )?;
     writeln!(out, "{}", elo_text(tally))?;
+    let [ll, ld, even, wd, ww] = state.pairs.counts;
+    writeln!(
+        out,
+        "Pairs (one opening, both colours) by points 0, 0.5, 1, 1.5, 2: {ll}, {ld}, {even}, {wd}, {ww}; {}",
+        pair_elo_text(&state.pairs)
+    )?;
     if let Some(sprt) = &config.sprt {
         let verdict = match state.sprt_verdict {
             Some(SprtVerdict::AcceptH0) => "H0 accepted",
@@ -415,12 +439,13 @@ fn write_summary(
         };
         writeln!(
             out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: {}, {verdict}",
+            "SPRT elo0={} elo1={} alpha={} beta={} on the pairs: {} (trinomial LLR {:.2}), {verdict}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            sprt_text(sprt, tally)
+            sprt_text(sprt, &state.pairs),
+            sprt.llr(tally)
         )?;
     }
     writeln!(out, "Terminations:")?;
