@@ -96,6 +96,10 @@ enum Command {
         /// validation error stays against the results.
         #[arg(long, default_value_t = 0.0)]
         score_weight: f64,
+        /// Pattern tables to fit: `all`, or names such as `block_r0_c0,kings_r2_c2` (region
+        /// experiments; the others keep their start weights).
+        #[arg(long, default_value = "all", value_parser = tune::Tables::parse)]
+        tables: tune::Tables,
     },
     /// Search every position of a `FEN;result` file to a fixed depth and write
     /// `FEN;result;score` lines (White's view), for `tune --score-weight`; running the same
@@ -219,6 +223,7 @@ fn run(command: Command) -> Result<()> {
             checkpoint_every,
             resume,
             score_weight,
+            tables,
         } => tune_command(TuneArgs {
             data,
             out,
@@ -234,6 +239,7 @@ fn run(command: Command) -> Result<()> {
             checkpoint_every,
             resume,
             score_weight,
+            tables,
         }),
         Command::Score {
             data,
@@ -307,6 +313,7 @@ struct TuneArgs {
     checkpoint_every: usize,
     resume: bool,
     score_weight: f64,
+    tables: tune::Tables,
 }
 
 fn score_command(data: &Path, out: &Path, depth: u32, weights: Option<&Path>) -> Result<()> {
@@ -352,7 +359,8 @@ fn tune_command(args: TuneArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must be in [0, 1]");
     }
-    let mut data = tune::parse_data(&text, args.validation).map_err(anyhow::Error::msg)?;
+    let mut data =
+        tune::parse_data_with(&text, args.validation, &args.tables).map_err(anyhow::Error::msg)?;
     drop(text);
     if data.training.is_empty() {
         bail!("no training positions in {}", args.data.display());

@@ -10,7 +10,10 @@
 
 use crate::samples::Samples;
 use onca::eval::evaluate::linear_features;
-use onca::eval::patterns::{entry_name, ENTRY_COUNT};
+use onca::eval::patterns::{
+    entry_name, ENTRY_COUNT, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, REGIONS,
+    REGION_COUNT, TABLE_LEN,
+};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
@@ -24,6 +27,61 @@ pub const WEIGHT_COUNT: usize = TUNABLE + 2 * ENTRY_COUNT;
 /// engine scores it by a fixed rule (such positions tell the tuner nothing and are skipped).
 /// Each region adds White's entry and subtracts Black's, with the phase shares as values.
 pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
+    features_in(position, &Tables::all())
+}
+
+/// The pattern tables a fit uses (region experiments): the men table and the king table of each
+/// region, by name (`block_r0_c0`, `kings_r0_c0`); entries of the others are left out of the
+/// features, so their weights stay at their start values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// Men tables in [`REGIONS`] order, then king tables.
+    used: [bool; 2 * REGION_COUNT],
+}
+
+impl Tables {
+    /// Every table.
+    pub fn all() -> Tables {
+        Tables {
+            used: [true; 2 * REGION_COUNT],
+        }
+    }
+
+    /// Reads `all` or a comma-separated list of table names.
+    pub fn parse(text: &str) -> Result<Tables, String> {
+        if text.trim() == "all" {
+            return Ok(Tables::all());
+        }
+        let mut used = [false; 2 * REGION_COUNT];
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let men = REGIONS.iter().position(|region| region.name == name);
+            let kings = KING_REGION_NAMES.iter().position(|&known| known == name);
+            match (men, kings) {
+                (Some(at), _) => used[at] = true,
+                (None, Some(at)) => used[REGION_COUNT + at] = true,
+                (None, None) => {
+                    return Err(format!(
+                        "unknown pattern table `{name}` (block_rR_cC or kings_rR_cC, R 0-2, C 0-4)"
+                    ))
+                }
+            }
+        }
+        Ok(Tables { used })
+    }
+
+    /// Whether pattern entry `entry` belongs to a used table.
+    pub fn uses(&self, entry: usize) -> bool {
+        let table = if entry < FIRST_KING_ENTRY {
+            entry / TABLE_LEN
+        } else {
+            REGION_COUNT + (entry - FIRST_KING_ENTRY) / KING_CONFIGS
+        };
+        self.used.get(table).copied().unwrap_or(false)
+    }
+}
+
+/// [`features_of`] with only the pattern entries of `tables`.
+pub fn features_in(position: &Position, tables: &Tables) -> Option<Vec<(u32, f32)>> {
     let features = linear_features(position)?;
     let mut entries: Vec<(u32, f32)> = features
         .terms
@@ -35,8 +93,8 @@ pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
     let opening = features.opening_share;
     let base = TUNABLE as u32;
     for &(white, black) in features.pattern_pairs() {
-        if white == black {
-            continue; // the two entries cancel
+        if white == black || !tables.uses(white as usize) {
+            continue; // the two entries cancel, or the table is not fitted
         }
         entries.push((base + 2 * white, opening));
         entries.push((base + 2 * white + 1, 1.0 - opening));
@@ -142,6 +200,11 @@ pub fn split_keys(lines: &[&str]) -> Vec<String> {
 /// and `#` comments are skipped. A `validation` fraction of the games (by [`is_validation`] of
 /// [`split_keys`]) goes to the validation set. Errors name the line.
 pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
+    parse_data_with(text, validation, &Tables::all())
+}
+
+/// [`parse_data`] with the pattern features of `tables` only.
+pub fn parse_data_with(text: &str, validation: f64, tables: &Tables) -> Result<Data, String> {
     let lines: Vec<&str> = text.lines().collect();
     let keys = split_keys(&lines);
     let parts: Vec<(Data, TaskKeys)> = lines
@@ -184,7 +247,7 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
                 };
                 let position = parse_position(fen.trim())
                     .map_err(|e| format!("line {number}: bad position: {e}"))?;
-                let Some(features) = features_of(&position) else {
+                let Some(features) = features_in(&position, tables) else {
                     data.skipped += 1;
                     continue;
                 };

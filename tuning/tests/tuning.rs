@@ -1,8 +1,8 @@
 //! The tuner recovers known weights from synthetic data, the L2 penalty pulls toward the anchor,
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
 //! parse with a deterministic validation split, shards merge into one run, pattern weights are
-//! recovered, self-play games from one opening differ, and search scores are appended, resumed
-//! and blended into the labels.
+//! recovered, self-play games from one opening differ, search scores are appended, resumed and
+//! blended into the labels, and a fit can leave pattern tables out.
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
@@ -537,4 +537,50 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     let bad = parse_data(&format!("{white_up};1.0;x\n"), 0.0).expect_err("bad score");
     assert!(bad.contains("line 1") && bad.contains("bad score"), "{bad}");
     assert!(parse_data(&format!("{white_up};1.0;3;4\n"), 0.0).is_err());
+}
+
+#[test]
+fn a_fit_can_leave_pattern_tables_out() {
+    use onca::eval::patterns::{FIRST_KING_ENTRY, TABLE_LEN};
+    use onca_tuning::tune::{features_in, features_of, Tables};
+    let centre = Tables::parse("block_r2_c2, kings_r2_c2").expect("known tables");
+    let men_only = Tables::parse("block_r0_c0,block_r2_c2").expect("known tables");
+    assert_eq!(Tables::parse("all"), Ok(Tables::all()));
+    let refused = Tables::parse("block_r9_c9").expect_err("unknown table");
+    assert!(refused.contains("block_r9_c9"), "{refused}");
+    let pattern = |index: u32| index as usize >= TUNABLE;
+    let entry = |index: u32| (index as usize - TUNABLE) / 2;
+    let (mut kept, mut king_entries) = (0, 0);
+    for position in random_game_positions(40, 30) {
+        let (Some(every), Some(only_centre), Some(men)) = (
+            features_of(&position),
+            features_in(&position, &centre),
+            features_in(&position, &men_only),
+        ) else {
+            continue;
+        };
+        // The terms are untouched.
+        let terms = |entries: &[(u32, f32)]| -> Vec<(u32, f32)> {
+            entries
+                .iter()
+                .copied()
+                .filter(|&(i, _)| !pattern(i))
+                .collect()
+        };
+        assert_eq!(terms(&only_centre), terms(&every));
+        for &(index, _) in only_centre.iter().filter(|&&(i, _)| pattern(i)) {
+            let entry = entry(index);
+            let in_centre_men = (12 * TABLE_LEN..13 * TABLE_LEN).contains(&entry);
+            let in_centre_kings = entry >= FIRST_KING_ENTRY + 12 * 9;
+            assert!(in_centre_men || in_centre_kings, "entry {entry}");
+            assert!(every.iter().any(|&(i, _)| i == index));
+            kept += 1;
+            king_entries += usize::from(in_centre_kings);
+        }
+        assert!(men
+            .iter()
+            .filter(|&&(i, _)| pattern(i))
+            .all(|&(i, _)| entry(i) < FIRST_KING_ENTRY));
+    }
+    assert!(kept > 0 && king_entries < kept, "{kept} {king_entries}");
 }
