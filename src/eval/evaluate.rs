@@ -35,6 +35,11 @@ pub trait FeatureSink {
     fn add(&mut self, feature: usize, count: i32);
     /// Pattern entry `entry` is present (see [`crate::eval::patterns`]).
     fn add_pattern(&mut self, entry: usize);
+    /// Whether the sink needs the pattern entries (a weighted sum does not when every pattern
+    /// weight is zero).
+    fn reads_patterns(&self) -> bool {
+        true
+    }
 }
 
 /// The fixed geometry of one colour: its directions and squares seen from its own side.
@@ -135,7 +140,9 @@ fn side_of(color: Color) -> &'static Side {
 /// Counts every feature of `color` in `position` into `sink` (see [`crate::eval::weights`]).
 #[inline(always)]
 pub fn visit_features(position: &Position, color: Color, sink: &mut impl FeatureSink) {
-    visit_patterns(position, color, |entry| sink.add_pattern(entry));
+    if sink.reads_patterns() {
+        visit_patterns(position, color, |entry| sink.add_pattern(entry));
+    }
     let side = side_of(color);
     let them = color.opponent();
     let men = position.men(color);
@@ -231,6 +238,11 @@ impl FeatureSink for WeightedSum<'_> {
         let [opening, endgame] = self.weights.patterns.get(entry);
         self.opening += i32::from(opening);
         self.endgame += i32::from(endgame);
+    }
+
+    #[inline(always)]
+    fn reads_patterns(&self) -> bool {
+        self.weights.patterns.in_use()
     }
 }
 
@@ -498,6 +510,33 @@ mod tests {
             .map(|&(white, black)| entry(white) - entry(black))
             .sum();
         terms + patterns
+    }
+
+    #[test]
+    fn weights_without_patterns_skip_the_regions_and_score_the_same() {
+        assert!(
+            Weights::default().patterns.in_use(),
+            "the built-in weights have patterns"
+        );
+        let skipped = Weights {
+            patterns: crate::eval::patterns::PatternWeights::zero(),
+            ..Weights::default()
+        };
+        assert!(!skipped.patterns.in_use());
+        // The same zero tables, but marked as used: the regions are read and add nothing.
+        let mut read = skipped.clone();
+        read.patterns.set(17, [5, -5]);
+        read.patterns.set(17, [0, 0]);
+        assert!(read.patterns.in_use());
+        assert_eq!(read, skipped);
+        let with_patterns = weights_with_patterns();
+        let mut differ = 0;
+        for position in sample_positions() {
+            let score = evaluate_with(&position, &skipped);
+            assert_eq!(evaluate_with(&position, &read), score);
+            differ += usize::from(evaluate_with(&position, &with_patterns) != score);
+        }
+        assert!(differ > 1000, "patterns changed only {differ} scores");
     }
 
     #[test]

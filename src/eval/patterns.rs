@@ -214,29 +214,50 @@ pub fn parse_entry_name(name: &str) -> Option<usize> {
 /// One `[opening, endgame]` weight pair for every pattern entry ([`ENTRY_COUNT`]: every men
 /// configuration and every king configuration of every region of [`REGIONS`]), in score units
 /// like the other weights (blended by phase the same way).
-#[derive(Clone, PartialEq, Eq)]
-pub struct PatternWeights(Box<[[i16; 2]]>);
+#[derive(Clone, Eq)]
+pub struct PatternWeights {
+    entries: Box<[[i16; 2]]>,
+    /// Whether an entry was ever set to a non-zero pair: while not, the evaluation skips reading
+    /// the regions, so weights without patterns (round 2, hand-set) cost nothing for them.
+    used: bool,
+}
+
+impl PartialEq for PatternWeights {
+    fn eq(&self, other: &PatternWeights) -> bool {
+        self.entries == other.entries
+    }
+}
 
 impl PatternWeights {
     /// Every entry zero: patterns change nothing.
     pub fn zero() -> PatternWeights {
-        PatternWeights(vec![[0, 0]; ENTRY_COUNT].into_boxed_slice())
+        PatternWeights {
+            entries: vec![[0, 0]; ENTRY_COUNT].into_boxed_slice(),
+            used: false,
+        }
     }
 
     /// The weight pair of entry `entry`.
     #[inline(always)]
     pub fn get(&self, entry: usize) -> [i16; 2] {
-        self.0[entry]
+        self.entries[entry]
     }
 
     /// Sets the weight pair of entry `entry`.
     pub fn set(&mut self, entry: usize, value: [i16; 2]) {
-        self.0[entry] = value;
+        self.entries[entry] = value;
+        self.used |= value != [0, 0];
+    }
+
+    /// Whether reading the regions can change a score: false while every entry has stayed zero.
+    #[inline(always)]
+    pub fn in_use(&self) -> bool {
+        self.used
     }
 
     /// The entries that are not zero, as (entry, [opening, endgame]).
     pub fn non_zero(&self) -> impl Iterator<Item = (usize, [i16; 2])> + '_ {
-        self.0
+        self.entries
             .iter()
             .enumerate()
             .filter(|(_, value)| **value != [0, 0])

@@ -309,16 +309,13 @@ impl Weights {
         let versioned = body.is_some();
         let text = body.unwrap_or(text);
         let names = Self::feature_names();
-        // A version-2 file gives every pattern entry (absent ones are zero), so only a version-1
-        // file copies `base`'s tables.
+        // A version-2 file gives every pattern entry (absent ones are zero), and a version-1 file
+        // comes from before the patterns: neither takes `base`'s tables (a version-1 file read
+        // over the built-in weights would otherwise play its terms with tables fitted to others).
         let mut out = Weights {
             opening: base.opening,
             endgame: base.endgame,
-            patterns: if versioned {
-                PatternWeights::zero()
-            } else {
-                base.patterns.clone()
-            },
+            patterns: PatternWeights::zero(),
         };
         let mut seen = [false; FEATURES];
         let mut seen_patterns = std::collections::HashSet::new();
@@ -436,10 +433,11 @@ mod tests {
         weights.opening[RUNAWAY + 5] = -7;
         weights.endgame[TRIANGLE] = 11;
         assert_eq!(Weights::parse_text(&weights.to_text()), Ok(weights));
-        assert_eq!(
-            Weights::parse_text("# nothing\n\n"),
-            Ok(Weights::builtin().clone())
-        );
+        // A version-1 file (no header) gives terms only: the rest from the built-in weights, but
+        // no pattern tables.
+        let mut terms_only = Weights::builtin().clone();
+        terms_only.patterns = crate::eval::patterns::PatternWeights::zero();
+        assert_eq!(Weights::parse_text("# nothing\n\n"), Ok(terms_only));
         for bad in [
             "triangle",
             "triangle 1",
