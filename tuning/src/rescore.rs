@@ -19,7 +19,7 @@ use onca::search::limits::Limits;
 use onca::search::searcher::Searcher;
 use rayon::prelude::*;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -130,7 +130,6 @@ pub fn rescore(
         .append(true)
         .open(output)
         .with_context(|| format!("cannot open {}", output.display()))?;
-    out.seek(SeekFrom::End(0))?;
     let mut lines = reader.lines().enumerate().skip(resumed as usize);
     let mut summary = Summary { resumed, scored: 0 };
     let mut done = resumed;
