@@ -95,7 +95,8 @@ enum Command {
     /// Search one position and print a line per iteration, then `bestmove <move>`; or, with
     /// --pdn, review every game of a PDN file (classed moves, annotated PDN, graphs).
     Analyze(onca::cli::analyze::AnalyzeArgs),
-    /// Play a match between two Hub engines (opening ballots, clocks, adjudication, PDN, Elo, SPRT).
+    /// Play a match or a tournament between Hub engines (opening ballots, clocks, pondering,
+    /// adjudication, PDN with resume, logs, Elo, pentanomial SPRT, ratings and crosstable).
     /// Progress goes to stderr, the summary to stdout.
     Match(Box<onca::cli::match_command::MatchArgs>),
     /// Endgame databases: generate them, check them, or look a position up.

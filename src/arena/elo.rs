@@ -61,7 +61,7 @@ pub struct EloEstimate {
 }
 
 /// Two-sided 95% quantile of the normal distribution.
-const Z_95: f64 = 1.959_963_984_540_054;
+pub const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Elo difference and its 95% error bar from a tally. None before the first game.
 pub fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {

@@ -5,11 +5,15 @@
 //! turns its standard output into lines on a channel, every wait has a deadline, junk lines are
 //! logged and skipped, and the process is killed when the [`HubEngine`] is dropped. Engine
 //! commands are split into words like a shell would (quotes and backslashes), but no shell runs.
+//!
+//! An [`EngineLog`] records the protocol traffic both ways and the engine's standard error, with
+//! times, into whichever file it points at (the match runner switches it per game).
 
 use crossbeam::channel::{self, Receiver, RecvTimeoutError};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -214,17 +218,90 @@ pub struct SearchAnswer {
     pub depth: Option<String>,
 }
 
+/// Where one engine's traffic and standard error are written: a file that can be switched (one
+/// per game) or none. Clones share the same destination.
+#[derive(Clone, Default)]
+pub struct EngineLog {
+    sink: Arc<Mutex<Option<LogFile>>>,
+}
+
+struct LogFile {
+    file: std::io::BufWriter<std::fs::File>,
+    opened: Instant,
+}
+
+impl EngineLog {
+    /// Sends the following lines to `file` (or nowhere with None), flushing the previous file.
+    pub fn switch_to(&self, file: Option<std::fs::File>) {
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(previous) = sink.as_mut() {
+            let _ = previous.file.flush();
+        }
+        *sink = file.map(|file| LogFile {
+            file: std::io::BufWriter::new(file),
+            opened: Instant::now(),
+        });
+    }
+
+    /// Writes `line` with the seconds since the file was opened and who spoke (`host`, `engine`
+    /// or `stderr`). Logging never fails the caller: a full disk loses log lines, not games.
+    fn write(&self, who: &str, line: &str) {
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(log) = sink.as_mut() {
+            let seconds = log.opened.elapsed().as_secs_f64();
+            let _ = writeln!(log.file, "{seconds:9.3} {who:<6} {line}");
+        }
+    }
+}
+
+/// Calls `each` with every line of `input` (trimmed, invalid UTF-8 replaced, lines longer than
+/// [`MAX_LINE_BYTES`] cut into pieces) until the input ends or `each` returns false.
+fn for_each_line(input: impl Read, mut each: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(input);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match (&mut reader)
+            .take(MAX_LINE_BYTES)
+            .read_until(b'\n', &mut buffer)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if !each(String::from_utf8_lossy(&buffer).trim().to_string()) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// A running engine process that speaks Hub.
 pub struct HubEngine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     label: String,
+    log: EngineLog,
 }
 
 impl HubEngine {
     /// Starts `argv[0]` with the other words as arguments, standard error discarded.
     pub fn start(argv: &[String], label: &str) -> Result<HubEngine, HubError> {
+        HubEngine::start_logged(argv, label, None)
+    }
+
+    /// [`HubEngine::start`], with the traffic and standard error written to `log` if given.
+    pub fn start_logged(
+        argv: &[String],
+        label: &str,
+        log: Option<EngineLog>,
+    ) -> Result<HubEngine, HubError> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| HubError::Spawn("empty command".into()))?;
@@ -232,9 +309,26 @@ impl HubEngine {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .map_err(|error| HubError::Spawn(format!("{program}: {error}")))?;
+        let log = log.unwrap_or_default();
+        if let Some(stderr) = child.stderr.take() {
+            let stderr_log = log.clone();
+            thread::Builder::new()
+                .name(format!("hub-stderr-{label}"))
+                .spawn(move || {
+                    for_each_line(stderr, |line| {
+                        stderr_log.write("stderr", &line);
+                        true
+                    })
+                })
+                .map_err(|error| HubError::Spawn(format!("stderr thread: {error}")))?;
+        }
         let stdin = child.stdin.take();
         let stdout = child
             .stdout
@@ -242,27 +336,15 @@ impl HubEngine {
             .ok_or_else(|| HubError::Spawn("no standard output pipe".into()))?;
         let (sender, lines) = channel::unbounded();
         let thread_label = label.to_string();
+        let reader_log = log.clone();
         thread::Builder::new()
             .name(format!("hub-reader-{label}"))
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
-                loop {
-                    buffer.clear();
-                    match (&mut reader)
-                        .take(MAX_LINE_BYTES)
-                        .read_until(b'\n', &mut buffer)
-                    {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer).trim().to_string();
-                            log::debug!("{thread_label} > {line}");
-                            if sender.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
+                for_each_line(stdout, |line| {
+                    log::debug!("{thread_label} > {line}");
+                    reader_log.write("engine", &line);
+                    sender.send(line).is_ok()
+                });
                 // Dropping the sender tells the host that the engine's output is closed.
             })
             .map_err(|error| HubError::Spawn(format!("reader thread: {error}")))?;
@@ -271,6 +353,7 @@ impl HubEngine {
             stdin,
             lines,
             label: label.to_string(),
+            log,
         })
     }
 
@@ -282,6 +365,7 @@ impl HubEngine {
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), HubError> {
         log::debug!("{} < {line}", self.label);
+        self.log.write("host", line);
         let stdin = self.stdin.as_mut().ok_or(HubError::Exited)?;
         stdin
             .write_all(line.as_bytes())
@@ -372,6 +456,19 @@ impl HubEngine {
         level: &str,
         deadline: Instant,
     ) -> Result<SearchAnswer, HubError> {
+        self.start_search(start, moves, level, "go think")?;
+        self.wait_done(deadline)
+    }
+
+    /// Sends the position, the limits and `go` (`go think`, `go ponder`, ...) without waiting:
+    /// [`HubEngine::wait_done`] collects the answer.
+    pub fn start_search(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        level: &str,
+        go: &str,
+    ) -> Result<(), HubError> {
         // Anything still queued (a second `done`, late `info`) belongs to an earlier exchange
         // and must not be taken as the answer to this search.
         while let Ok(line) = self.lines.try_recv() {
@@ -383,7 +480,12 @@ impl HubEngine {
             moves.join(" ")
         ))?;
         self.send(level)?;
-        self.send("go think")?;
+        self.send(go)
+    }
+
+    /// Waits until `deadline` for the `done` of the running search, keeping the last `info`
+    /// line's score and depth.
+    pub fn wait_done(&mut self, deadline: Instant) -> Result<SearchAnswer, HubError> {
         let mut score = None;
         let mut depth = None;
         loop {

@@ -16,7 +16,7 @@ pub struct Pentanomial {
 
 impl Pentanomial {
     /// Adds a pair whose two games the first engine scored `first` and `second` (1 win, 0 draw,
-    /// -1 loss, as [`GameReport::first_engine_score`](crate::arena::runner::GameReport::first_engine_score)).
+    /// -1 loss, as [`score_for`](crate::arena::runner::score_for) gives them).
     pub fn add_pair(&mut self, first: i32, second: i32) {
         let half_points = (first.clamp(-1, 1) + 1 + second.clamp(-1, 1) + 1) as usize;
         self.counts[half_points] += 1;

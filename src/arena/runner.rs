@@ -1,20 +1,26 @@
-//! Engine-against-engine matches: scheduling games over worker threads, refereeing each game with
-//! our own move generator, keeping the clocks, and adjudicating.
+//! Engine-against-engine tournaments: playing the [`Schedule`]'s games over worker threads,
+//! refereeing each game with our own move generator, keeping the clocks, pondering, logging and
+//! adjudicating.
 //!
-//! Game `i` (0-based) plays opening `order[(i / 2) % n]` with the first engine as White when `i`
-//! is even and as Black when it is odd, so every opening is played twice with colours reversed.
-//! Each worker thread owns one process per engine and plays its games one after another; an
-//! engine that crashed or hung is killed and started afresh for the worker's next game.
+//! Each worker thread owns at most one process per engine and plays its games one after another;
+//! an engine that crashed or hung is killed and started afresh for the worker's next game.
 //!
 //! The referee: the side to move gets `pos` (the game's start position and every move since),
 //! `level` (its remaining clock measured by us, or the fixed limit) and `go think`. An illegal
 //! move, a crash, no answer in time, or a fallen flag loses the game for that engine; a side with
-//! no legal move loses; repetition and the move-count rules draw ([`Game::outcome`]); and an
-//! optional ply limit adjudicates a draw.
+//! no legal move loses; repetition and the move-count rules draw ([`Game::outcome`]); an
+//! optional ply limit and the [`Adjudication`] rules end games early.
+//!
+//! With pondering, an engine that named an expected reply (`ponder=`) searches the position
+//! after it with `go ponder` while its opponent thinks; the expected reply gets `ponder-hit` (the
+//! engine's clock runs from then), any other reply `stop` (its `done` is discarded) and then a
+//! normal search.
 
+use crate::arena::adjudication::{parse_score, Adjudication, Ruling, ScoredMove};
 use crate::arena::elo::{Sprt, SprtVerdict, Tally};
-use crate::arena::engine::{HubEngine, HubError};
+use crate::arena::engine::{EngineLog, HubEngine, HubError, SearchAnswer};
 use crate::arena::pentanomial::Pentanomial;
+use crate::arena::schedule::{Schedule, Slot};
 use crate::game::draw::DrawRules;
 use crate::game::openings::Opening;
 use crate::game::pdn::GameResult;
@@ -23,13 +29,17 @@ use crate::notation::fen;
 use crate::rules::movegen;
 use crate::rules::moves::{find_hub_move, Move};
 use crate::rules::position::{Color, Position};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// The longest the runner waits for one move, whatever the limit says (about eleven days).
 const MAX_WAIT_SECONDS: f64 = 1e6;
+/// How long a pondering engine may take to answer `stop` with its `done`.
+const STOP_PATIENCE: Duration = Duration::from_secs(5);
 
 /// The search limit given to the engines for every move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,14 +129,16 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-/// Everything a match needs.
+/// Everything a tournament needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The two engines; results are counted from the point of view of `engines[0]`.
-    pub engines: [EngineSpec; 2],
-    /// Games to play (fewer if the SPRT decides first).
+    /// The engines; ratings are relative to `engines[0]`.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom, as [first, second] engine indices (see [`crate::arena::schedule::Format`]).
+    pub pairings: Vec<[usize; 2]>,
+    /// Games per pairing (fewer if the SPRT decides first).
     pub games: usize,
-    /// The search limit for every move of both engines.
+    /// The search limit for every move of every engine.
     pub limit: Limit,
     /// Games played at the same time, one worker thread each (0 counts as 1).
     pub concurrency: usize,
@@ -144,12 +156,31 @@ pub struct MatchConfig {
     pub startup_timeout: Duration,
     /// The repetition and move-count rules the referee applies.
     pub draw_rules: DrawRules,
-    /// Stop as soon as this test accepts a hypothesis; None plays all `games`.
+    /// Stop as soon as this test (on the first pairing's pairs) accepts a hypothesis; None plays
+    /// every game.
     pub sprt: Option<Sprt>,
+    /// Score and table adjudication.
+    pub adjudication: Adjudication,
+    /// Let engines think on their opponent's time.
+    pub ponder: bool,
+    /// Write each engine's traffic and standard error per game into this directory.
+    pub log_dir: Option<PathBuf>,
+}
+
+impl MatchConfig {
+    /// The schedule of every game.
+    pub fn schedule(&self) -> Schedule {
+        Schedule::new(
+            self.pairings.clone(),
+            self.games,
+            self.openings.len(),
+            self.seed,
+        )
+    }
 }
 
 /// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Termination {
     /// The side to move had no legal move and lost.
     NoLegalMove,
@@ -166,9 +197,23 @@ pub enum Termination {
     Hang(Duration),
     /// The clock ran out; the text says by how much.
     FlagFall(String),
+    /// Ended by an adjudication rule.
+    Adjudicated(Ruling),
 }
 
 impl Termination {
+    /// Whether the loser lost by its own fault (a bad move, a crash, a hang or its clock), as
+    /// opposed to the game's course (no legal move, a draw rule, an adjudication).
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            Termination::IllegalMove(_)
+                | Termination::Crash(_)
+                | Termination::Hang(_)
+                | Termination::FlagFall(_)
+        )
+    }
+
     /// A short category for summaries.
     pub fn category(&self) -> &'static str {
         match self {
@@ -179,6 +224,10 @@ impl Termination {
             Termination::Crash(_) => "crash",
             Termination::Hang(_) => "hang",
             Termination::FlagFall(_) => "flag fall",
+            Termination::Adjudicated(Ruling::ScoreDraw(_)) => "draw adjudication",
+            Termination::Adjudicated(Ruling::ScoreWin(..)) => "win adjudication",
+            Termination::Adjudicated(Ruling::TableDraw) => "table draw",
+            Termination::Adjudicated(Ruling::TableWin(_)) => "table win",
         }
     }
 }
@@ -195,6 +244,22 @@ impl fmt::Display for Termination {
                 write!(f, "hang: no move within {:.1} s", limit.as_secs_f64())
             }
             Termination::FlagFall(detail) => write!(f, "flag fall: {detail}"),
+            Termination::Adjudicated(Ruling::ScoreDraw(rule)) => write!(
+                f,
+                "adjudicated draw: both engines within {:.2} of zero for {} moves",
+                rule.score, rule.moves
+            ),
+            Termination::Adjudicated(Ruling::ScoreWin(_, rule)) => write!(
+                f,
+                "adjudicated win: both engines agreed on a lead of {:.2} or more for {} moves",
+                rule.score, rule.moves
+            ),
+            Termination::Adjudicated(Ruling::TableDraw) => {
+                f.write_str("adjudicated draw by the endgame tables")
+            }
+            Termination::Adjudicated(Ruling::TableWin(_)) => {
+                f.write_str("adjudicated win by the endgame tables")
+            }
         }
     }
 }
@@ -202,12 +267,10 @@ impl fmt::Display for Termination {
 /// The record of one finished game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
-    /// 1-based game number in schedule order.
-    pub number: usize,
+    /// Its place in the schedule (number, pairing, players, opening).
+    pub slot: Slot,
     /// The label of the opening played.
     pub opening: String,
-    /// Index (0 or 1) of the engine that played White.
-    pub white: usize,
     /// The opening's start position, from which `moves` are played.
     pub start: Position,
     /// Every move of the game from `start`, the opening's moves included.
@@ -216,72 +279,130 @@ pub struct GameReport {
     pub result: GameResult,
     /// Why the game ended.
     pub termination: Termination,
-    /// Index of the engine that lost by its own fault or by having no move, if any.
+    /// Index of the engine that lost, if one did.
     pub loser: Option<usize>,
 }
 
-impl GameReport {
-    /// The result from the first engine's point of view: 1 win, 0 draw, -1 loss.
-    pub fn first_engine_score(&self) -> i32 {
-        let white_score = match self.result {
-            GameResult::WhiteWins => 1,
-            GameResult::BlackWins => -1,
-            GameResult::Draw | GameResult::Unknown => 0,
-        };
-        if self.white == 0 {
-            white_score
-        } else {
-            -white_score
-        }
+/// The score of a game with `players` ([White, Black]) and `result` for `engine`, one of them:
+/// 1 win, 0 draw, -1 loss.
+pub fn score_for(players: [usize; 2], result: GameResult, engine: usize) -> i32 {
+    let white_score = match result {
+        GameResult::WhiteWins => 1,
+        GameResult::BlackWins => -1,
+        GameResult::Draw | GameResult::Unknown => 0,
+    };
+    if players[0] == engine {
+        white_score
+    } else {
+        -white_score
     }
 }
 
-/// The running totals after each game, from the first engine's point of view.
+/// One pairing's running totals, from its first engine's point of view.
 #[derive(Clone, Debug, Default)]
-pub struct MatchState {
-    /// Wins, draws and losses of the first engine in the games finished so far.
+pub struct PairingState {
+    /// The two engines, [first, second].
+    pub engines: [usize; 2],
+    /// Wins, draws and losses of the first engine.
     pub tally: Tally,
     /// The first engine's points in each finished pair of games (one opening, both colours).
     pub pairs: Pentanomial,
-    /// Games finished so far.
-    pub finished: usize,
-    /// The SPRT verdict (on the pairs) after the latest game; None without an SPRT or before
-    /// the first game.
-    pub sprt_verdict: Option<SprtVerdict>,
 }
 
-/// Plays the match; `on_game` sees every game as it finishes (in finishing order) with the totals
-/// after it. Stops early when the SPRT (on the pairs) decides. Returns the final totals.
+/// The running totals after each game.
+#[derive(Clone, Debug, Default)]
+pub struct MatchState {
+    /// Per pairing, in the order of [`MatchConfig::pairings`].
+    pub pairings: Vec<PairingState>,
+    /// Games finished so far (resumed ones included).
+    pub finished: usize,
+    /// The numbers of the finished games.
+    pub played: HashSet<usize>,
+    /// The SPRT verdict (on the first pairing's pairs) after the latest game; None without an
+    /// SPRT or before the first game.
+    pub sprt_verdict: Option<SprtVerdict>,
+    /// The first engine's score in games whose pair partner has not finished, by pair.
+    unpaired: HashMap<usize, i32>,
+}
+
+impl MatchState {
+    /// No game played yet.
+    pub fn new(config: &MatchConfig) -> MatchState {
+        MatchState {
+            pairings: config
+                .pairings
+                .iter()
+                .map(|&engines| PairingState {
+                    engines,
+                    ..PairingState::default()
+                })
+                .collect(),
+            ..MatchState::default()
+        }
+    }
+
+    /// Counts the game of `slot` with `result`, and updates the SPRT verdict.
+    pub fn record(&mut self, slot: &Slot, result: GameResult, sprt: Option<&Sprt>) {
+        let Some(pairing) = self.pairings.get_mut(slot.pairing) else {
+            return;
+        };
+        let score = score_for(slot.players, result, pairing.engines[0]);
+        match score {
+            1 => pairing.tally.wins += 1,
+            -1 => pairing.tally.losses += 1,
+            _ => pairing.tally.draws += 1,
+        }
+        match self.unpaired.remove(&slot.pair) {
+            Some(partner) => pairing.pairs.add_pair(partner, score),
+            None => {
+                self.unpaired.insert(slot.pair, score);
+            }
+        }
+        self.finished += 1;
+        self.played.insert(slot.number);
+        if let (Some(sprt), Some(first)) = (sprt, self.pairings.first()) {
+            self.sprt_verdict = Some(first.pairs.verdict(sprt));
+        }
+    }
+
+    /// Whether the SPRT has decided.
+    pub fn decided(&self) -> bool {
+        matches!(
+            self.sprt_verdict,
+            Some(SprtVerdict::AcceptH0 | SprtVerdict::AcceptH1)
+        )
+    }
+}
+
+/// Plays every scheduled game not already in `state` (a resumed tournament's), calling
+/// `on_game` with each as it finishes (in finishing order) and the totals after it. Stops early
+/// when the SPRT decides. Returns the final totals.
 pub fn run_match(
     config: &MatchConfig,
+    mut state: MatchState,
     mut on_game: impl FnMut(&GameReport, &MatchState),
 ) -> MatchState {
-    let order = shuffled_order(config.openings.len(), config.seed);
+    let schedule = config.schedule();
     let next_game = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(state.decided());
     let (sender, receiver) = crossbeam::channel::unbounded::<GameReport>();
-    let mut state = MatchState::default();
-    // The first engine's score in games whose pair partner has not finished, by pair.
-    let mut unpaired: std::collections::HashMap<usize, i32> = std::collections::HashMap::new();
-    if order.is_empty() {
-        return state;
-    }
+    let already_played = state.played.clone();
     thread::scope(|scope| {
         for worker in 0..config.concurrency.max(1) {
             let sender = sender.clone();
-            let (next_game, stop, order) = (&next_game, &stop, &order);
+            let (next_game, stop, schedule, already_played) =
+                (&next_game, &stop, &schedule, &already_played);
             scope.spawn(move || {
-                let mut engines: [Option<HubEngine>; 2] = [None, None];
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
+                let mut seat = Seat::new(config.engines.len());
+                while !stop.load(Ordering::SeqCst) {
                     let index = next_game.fetch_add(1, Ordering::SeqCst);
-                    if index >= config.games {
+                    let Some(slot) = schedule.slot(index) else {
                         break;
+                    };
+                    if already_played.contains(&slot.number) {
+                        continue;
                     }
-                    let opening = &config.openings[order[(index / 2) % order.len()]];
-                    let report = play_game(config, &mut engines, worker, index, opening);
+                    let report = seat.play(config, worker, slot);
                     if sender.send(report).is_err() {
                         break;
                     }
@@ -290,26 +411,9 @@ pub fn run_match(
         }
         drop(sender);
         for report in receiver {
-            let score = report.first_engine_score();
-            match score {
-                1 => state.tally.wins += 1,
-                -1 => state.tally.losses += 1,
-                _ => state.tally.draws += 1,
-            }
-            let pair = (report.number - 1) / 2;
-            match unpaired.remove(&pair) {
-                Some(partner) => state.pairs.add_pair(partner, score),
-                None => {
-                    unpaired.insert(pair, score);
-                }
-            }
-            state.finished += 1;
-            if let Some(sprt) = &config.sprt {
-                let verdict = state.pairs.verdict(sprt);
-                state.sprt_verdict = Some(verdict);
-                if verdict != SprtVerdict::Continue {
-                    stop.store(true, Ordering::SeqCst);
-                }
+            state.record(&report.slot, report.result, config.sprt.as_ref());
+            if state.decided() {
+                stop.store(true, Ordering::SeqCst);
             }
             on_game(&report, &state);
         }
@@ -334,8 +438,13 @@ pub fn shuffled_order(n: usize, seed: u64) -> Vec<usize> {
 }
 
 /// Starts an engine and takes it through the handshake, options and `init`.
-fn start_engine(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<HubEngine, HubError> {
-    let mut engine = HubEngine::start(&spec.argv, label)?;
+fn start_engine(
+    spec: &EngineSpec,
+    label: &str,
+    timeout: Duration,
+    log: Option<EngineLog>,
+) -> Result<HubEngine, HubError> {
+    let mut engine = HubEngine::start_logged(&spec.argv, label, log)?;
     engine.handshake(timeout)?;
     for (name, value) in &spec.options {
         engine.set_param(name, value)?;
@@ -344,171 +453,287 @@ fn start_engine(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<Hub
     Ok(engine)
 }
 
-/// Plays game `index` with this worker's engines, restarting any that are not running.
-fn play_game(
-    config: &MatchConfig,
-    engines: &mut [Option<HubEngine>; 2],
-    worker: usize,
-    index: usize,
-    opening: &Opening,
-) -> GameReport {
-    let white = index % 2;
-    let mut game = opening.game();
-    let report =
-        |game: &Game, result: GameResult, termination: Termination, loser: Option<usize>| {
-            GameReport {
-                number: index + 1,
-                opening: opening.label.clone(),
-                white,
-                start: opening.start,
-                moves: game.moves().to_vec(),
-                result,
-                termination,
-                loser,
+/// A worker's engines: at most one running process per engine, kept from game to game, with
+/// its log and whether it is pondering.
+struct Seat {
+    engines: Vec<Option<HubEngine>>,
+    logs: Vec<EngineLog>,
+    pondering: Vec<Option<Move>>,
+}
+
+/// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
             }
-        };
-    let loss_for = |engine: usize| -> GameResult {
-        let color = if engine == white {
-            Color::White
-        } else {
-            Color::Black
-        };
-        GameResult::win_for(color.opponent())
-    };
-    // Bring both engines up; a missing or failing engine loses before the first move.
-    let crashed = |engine_index: usize, why: String| {
-        report(
-            &game,
-            loss_for(engine_index),
-            Termination::Crash(why),
-            Some(engine_index),
-        )
-    };
-    for engine_index in [white, 1 - white] {
-        let slot = &mut engines[engine_index];
-        if slot.as_mut().is_some_and(|engine| !engine.is_running()) {
+        })
+        .collect()
+}
+
+/// The log file of engine `name` in game `number` under `dir`.
+pub fn log_path(dir: &std::path::Path, number: usize, name: &str) -> PathBuf {
+    dir.join(format!("game-{number:05}-{}.log", file_safe(name)))
+}
+
+impl Seat {
+    fn new(engines: usize) -> Seat {
+        Seat {
+            engines: (0..engines).map(|_| None).collect(),
+            // One log per engine: `vec![log; n]` would clone one shared destination.
+            logs: (0..engines).map(|_| EngineLog::default()).collect(),
+            pondering: vec![None; engines],
+        }
+    }
+
+    /// Plays the game of `slot`; afterwards no engine of the seat is searching.
+    fn play(&mut self, config: &MatchConfig, worker: usize, slot: Slot) -> GameReport {
+        if let Some(dir) = &config.log_dir {
+            for &engine in &slot.players {
+                let path = log_path(dir, slot.number, &config.engines[engine].name);
+                match std::fs::File::create(&path) {
+                    Ok(file) => self.logs[engine].switch_to(Some(file)),
+                    Err(error) => {
+                        log::warn!("cannot create log file {}: {error}", path.display())
+                    }
+                }
+            }
+        }
+        let report = self.referee(config, worker, slot);
+        for engine in slot.players {
+            if self.pondering[engine].take().is_some() {
+                self.stop_pondering(engine);
+            }
+            self.logs[engine].switch_to(None);
+        }
+        report
+    }
+
+    /// Sends `stop` to a pondering engine and discards its `done`; an engine that does not
+    /// answer is killed (the next game starts a fresh one).
+    fn stop_pondering(&mut self, engine: usize) -> bool {
+        let answered = self.engines[engine].as_mut().is_some_and(|process| {
+            process.send("stop").is_ok()
+                && process.wait_done(Instant::now() + STOP_PATIENCE).is_ok()
+        });
+        if !answered {
+            if let Some(process) = self.engines[engine].take() {
+                process.kill();
+            }
+        }
+        answered
+    }
+
+    /// Makes sure `engine` runs and has been told a new game starts.
+    fn ready(&mut self, config: &MatchConfig, worker: usize, engine: usize) -> Result<(), String> {
+        let slot = &mut self.engines[engine];
+        if slot.as_mut().is_some_and(|process| !process.is_running()) {
             *slot = None;
         }
         if slot.is_none() {
-            let spec = &config.engines[engine_index];
+            let spec = &config.engines[engine];
             let label = format!("{}#{worker}", spec.name);
-            match start_engine(spec, &label, config.startup_timeout) {
-                Ok(engine) => *slot = Some(engine),
-                Err(error) => return crashed(engine_index, error.to_string()),
+            let log = config.log_dir.is_some().then(|| self.logs[engine].clone());
+            *slot = Some(
+                start_engine(spec, &label, config.startup_timeout, log)
+                    .map_err(|error| error.to_string())?,
+            );
+        }
+        if let Some(process) = slot.as_mut() {
+            if let Err(error) = process.send("new-game") {
+                *slot = None;
+                return Err(error.to_string());
             }
         }
-        if let Some(engine) = slot.as_mut() {
-            if let Err(error) = engine.send("new-game") {
-                *slot = None;
-                return crashed(engine_index, error.to_string());
+        Ok(())
+    }
+
+    /// Referees the game of `slot` to its end.
+    fn referee(&mut self, config: &MatchConfig, worker: usize, slot: Slot) -> GameReport {
+        let opening = &config.openings[slot.opening];
+        let players = slot.players;
+        let engine_of = |color: Color| match color {
+            Color::White => players[0],
+            Color::Black => players[1],
+        };
+        let color_of = |engine: usize| {
+            if engine == players[0] {
+                Color::White
+            } else {
+                Color::Black
+            }
+        };
+        let mut game = opening.game();
+        let report = |game: &Game, result: GameResult, termination: Termination| GameReport {
+            slot,
+            opening: opening.label.clone(),
+            start: opening.start,
+            moves: game.moves().to_vec(),
+            result,
+            termination,
+            loser: match result {
+                GameResult::WhiteWins => Some(players[1]),
+                GameResult::BlackWins => Some(players[0]),
+                GameResult::Draw | GameResult::Unknown => None,
+            },
+        };
+        let loss_for = |engine: usize| GameResult::win_for(color_of(engine).opponent());
+        // Bring both engines up; a missing or failing engine loses before the first move.
+        for engine in players {
+            if let Err(why) = self.ready(config, worker, engine) {
+                return report(&game, loss_for(engine), Termination::Crash(why));
+            }
+        }
+        let start_text = fen::to_hub_position(&opening.start);
+        let mut clocks = match config.limit {
+            Limit::Clock { base, .. } => [base, base],
+            _ => [0.0, 0.0],
+        };
+        let clock_index = |engine: usize| usize::from(engine != players[0]);
+        let margin = config.time_margin.as_secs_f64();
+        let mut history: Vec<ScoredMove> = Vec::new();
+        loop {
+            if let Some(outcome) = game.outcome(&config.draw_rules) {
+                return match outcome {
+                    Outcome::Win(color) => {
+                        report(&game, GameResult::win_for(color), Termination::NoLegalMove)
+                    }
+                    Outcome::Draw(reason) => {
+                        report(&game, GameResult::Draw, Termination::Draw(reason))
+                    }
+                };
+            }
+            if let Some(max_plies) = config.max_plies {
+                if game.moves().len() >= max_plies {
+                    return report(&game, GameResult::Draw, Termination::MaxPlies(max_plies));
+                }
+            }
+            if let Some(ruling) =
+                config
+                    .adjudication
+                    .rule(&history, game.moves().len(), game.current())
+            {
+                let result = match ruling {
+                    Ruling::ScoreDraw(_) | Ruling::TableDraw => GameResult::Draw,
+                    Ruling::ScoreWin(color, _) | Ruling::TableWin(color) => {
+                        GameResult::win_for(color)
+                    }
+                };
+                return report(&game, result, Termination::Adjudicated(ruling));
+            }
+            let side = game.current().side_to_move();
+            let mover = engine_of(side);
+            let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+            let remaining = clocks[clock_index(mover)];
+            let level = config.limit.level_line(remaining);
+            let allowed = match config.limit {
+                Limit::Clock { increment, .. } => (remaining + increment).max(0.0) + margin,
+                Limit::MoveTime(seconds) => seconds + margin,
+                _ => config.hang_timeout.as_secs_f64(),
+            };
+            // Capped so that absurd limits (--tc 1e30) cannot overflow the deadline arithmetic.
+            let allowed = Duration::from_secs_f64(allowed.clamp(0.0, MAX_WAIT_SECONDS));
+            let expected = self.pondering[mover].take();
+            let last_move = game.moves().last().copied();
+            if expected.is_some() && expected != last_move && !self.stop_pondering(mover) {
+                let termination = Termination::Hang(STOP_PATIENCE);
+                return report(&game, loss_for(mover), termination);
+            }
+            let Some(engine) = self.engines[mover].as_mut() else {
+                let termination = Termination::Crash("engine not running".into());
+                return report(&game, loss_for(mover), termination);
+            };
+            let started = Instant::now();
+            let answer = if expected.is_some() && expected == last_move {
+                engine
+                    .send("ponder-hit")
+                    .and_then(|()| engine.wait_done(started + allowed))
+            } else {
+                engine.think(&start_text, &moves, &level, started + allowed)
+            };
+            let elapsed = started.elapsed().as_secs_f64();
+            let answer: SearchAnswer = match answer {
+                Ok(answer) => answer,
+                Err(error) => {
+                    // The engine is dead or stuck: kill it so the next game gets a fresh one.
+                    if let Some(engine) = self.engines[mover].take() {
+                        engine.kill();
+                    }
+                    let termination = match (error, config.limit) {
+                        (HubError::Timeout, Limit::Clock { .. }) => Termination::FlagFall(format!(
+                            "no move within {:.3} s",
+                            allowed.as_secs_f64()
+                        )),
+                        (HubError::Timeout, _) => Termination::Hang(allowed),
+                        (other, _) => Termination::Crash(other.to_string()),
+                    };
+                    return report(&game, loss_for(mover), termination);
+                }
+            };
+            if let Limit::Clock { increment, .. } = config.limit {
+                let clock = &mut clocks[clock_index(mover)];
+                let available = *clock + increment;
+                *clock = available - elapsed;
+                if *clock < -margin {
+                    let detail = format!("used {elapsed:.3} s of {available:.3} s");
+                    return report(&game, loss_for(mover), Termination::FlagFall(detail));
+                }
+            }
+            let legal = movegen::legal_moves(game.current());
+            let Ok(mv) = find_hub_move(&legal, &answer.best_move) else {
+                let termination = Termination::IllegalMove(answer.best_move);
+                return report(&game, loss_for(mover), termination);
+            };
+            game.play(mv);
+            history.push(ScoredMove {
+                mover: side,
+                score: answer.score.as_deref().and_then(parse_score),
+            });
+            if config.ponder {
+                self.start_pondering(
+                    config,
+                    mover,
+                    &start_text,
+                    &game,
+                    &answer,
+                    clocks[clock_index(mover)],
+                );
             }
         }
     }
-    let start_text = fen::to_hub_position(&opening.start);
-    let mut clocks = match config.limit {
-        Limit::Clock { base, .. } => [base, base],
-        _ => [0.0, 0.0],
-    };
-    let margin = config.time_margin.as_secs_f64();
-    loop {
-        if let Some(outcome) = game.outcome(&config.draw_rules) {
-            return match outcome {
-                Outcome::Win(color) => {
-                    let loser = if color == Color::White {
-                        1 - white
-                    } else {
-                        white
-                    };
-                    report(
-                        &game,
-                        GameResult::win_for(color),
-                        Termination::NoLegalMove,
-                        Some(loser),
-                    )
-                }
-                Outcome::Draw(reason) => {
-                    report(&game, GameResult::Draw, Termination::Draw(reason), None)
-                }
-            };
-        }
-        if let Some(max_plies) = config.max_plies {
-            if game.moves().len() >= max_plies {
-                return report(
-                    &game,
-                    GameResult::Draw,
-                    Termination::MaxPlies(max_plies),
-                    None,
-                );
-            }
-        }
-        let side = game.current().side_to_move();
-        let mover = if side == Color::White {
-            white
-        } else {
-            1 - white
+
+    /// After `engine`'s move, lets it search the position after the reply it expects (only a
+    /// legal one) with `go ponder`, its clock standing at `clock` seconds.
+    fn start_pondering(
+        &mut self,
+        config: &MatchConfig,
+        engine: usize,
+        start_text: &str,
+        game: &Game,
+        answer: &SearchAnswer,
+        clock: f64,
+    ) {
+        let Some(text) = answer.ponder.as_deref() else {
+            return;
         };
-        let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
-        let (level, allowed) = match config.limit {
-            Limit::Clock { increment, .. } => {
-                let available = clocks[mover] + increment;
-                (
-                    config.limit.level_line(clocks[mover]),
-                    available.max(0.0) + margin,
-                )
-            }
-            Limit::MoveTime(seconds) => (config.limit.level_line(0.0), seconds + margin),
-            _ => (
-                config.limit.level_line(0.0),
-                config.hang_timeout.as_secs_f64(),
-            ),
+        let replies = movegen::legal_moves(game.current());
+        let Ok(reply) = find_hub_move(&replies, text) else {
+            return;
         };
-        // Capped so that absurd limits (--tc 1e30) cannot overflow the deadline arithmetic.
-        let allowed = Duration::from_secs_f64(allowed.clamp(0.0, MAX_WAIT_SECONDS));
-        let Some(engine) = engines[mover].as_mut() else {
-            let termination = Termination::Crash("engine not running".into());
-            return report(&game, loss_for(mover), termination, Some(mover));
+        let Some(process) = self.engines[engine].as_mut() else {
+            return;
         };
-        let started = Instant::now();
-        let answer = engine.think(&start_text, &moves, &level, started + allowed);
-        let elapsed = started.elapsed().as_secs_f64();
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(error) => {
-                // The engine is dead or stuck: kill it so the next game gets a fresh one.
-                if let Some(engine) = engines[mover].take() {
-                    engine.kill();
-                }
-                let termination = match (error, config.limit) {
-                    (HubError::Timeout, Limit::Clock { .. }) => Termination::FlagFall(format!(
-                        "no move within {:.3} s",
-                        allowed.as_secs_f64()
-                    )),
-                    (HubError::Timeout, _) => Termination::Hang(allowed),
-                    (other, _) => Termination::Crash(other.to_string()),
-                };
-                return report(&game, loss_for(mover), termination, Some(mover));
-            }
-        };
-        if let Limit::Clock { increment, .. } = config.limit {
-            let available = clocks[mover] + increment;
-            clocks[mover] = available - elapsed;
-            if clocks[mover] < -margin {
-                let detail = format!("used {elapsed:.3} s of {available:.3} s");
-                return report(
-                    &game,
-                    loss_for(mover),
-                    Termination::FlagFall(detail),
-                    Some(mover),
-                );
-            }
-        }
-        let legal = movegen::legal_moves(game.current());
-        match find_hub_move(&legal, &answer.best_move) {
-            Ok(mv) => game.play(mv),
-            Err(_) => {
-                let termination = Termination::IllegalMove(answer.best_move);
-                return report(&game, loss_for(mover), termination, Some(mover));
-            }
+        let mut moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+        moves.push(reply.to_string());
+        let level = config.limit.level_line(clock);
+        if process
+            .start_search(start_text, &moves, &level, "go ponder")
+            .is_ok()
+        {
+            self.pondering[engine] = Some(reply);
         }
     }
 }

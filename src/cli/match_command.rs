@@ -1,23 +1,33 @@
-//! The `onca match` command: its arguments, the live progress line, the PDN file and the summary.
+//! The `onca match` command: its arguments, the tournament set-up, the PDN file (appended game
+//! by game, read back by `--resume`) and the output of [`match_report`](crate::cli::match_report).
 //!
 //! Engine commands are split into words like a shell would ([`split_command`]) and started
-//! directly, without a shell; write `--engine "sh -c '...'"` for shell features. Before the match
-//! each engine is started once for the handshake, to learn its name and fail early with a clear
-//! message if it does not speak Hub.
+//! directly, without a shell; write `--engine "sh -c '...'"` for shell features. Before the
+//! tournament each engine is started once for the handshake, to learn its name and fail early
+//! with a clear message if it does not speak Hub.
+//!
+//! Every game in the PDN file carries the settings it was played with (`Match...` tags), so that
+//! `--resume` can refuse to continue a file with other settings and skip the games it holds.
 
-use crate::arena::elo::{self, Sprt, SprtVerdict, Tally};
+use crate::arena::adjudication::{Adjudication, DrawByScores, WinByScores};
+use crate::arena::elo::Sprt;
 use crate::arena::engine::{split_command, EngineInfo, HubEngine};
-use crate::arena::pentanomial::Pentanomial;
 use crate::arena::runner::{self, EngineSpec, GameReport, Limit, MatchConfig, MatchState};
+use crate::arena::schedule::Format;
+use crate::cli::match_report::{
+    how_it_ended, progress_line, termination_key, write_standings, write_summary,
+};
+use crate::egtb::Tablebases;
 use crate::game::draw::DrawRules;
 use crate::game::openings;
 use crate::game::pdn::{self, PdnGame};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Arguments of `onca match`.
@@ -25,16 +35,23 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 #[command(args_override_self = true)]
 #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
 pub struct MatchArgs {
-    /// Engine command, given twice (split into words like a shell would, run without a shell).
+    /// Engine command, once per engine (split into words like a shell would, run without a
+    /// shell); the first engine is the reference of the ratings.
     #[arg(long = "engine", value_name = "CMD", required = true)]
     pub engines: Vec<String>,
     /// Engine names, in the order of --engine (default: the name the engine gives in `id`).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
-    /// Engine parameter `ENGINE:name=value`, ENGINE being a --name or 1/2; sent as set-param.
+    /// Engine parameter `ENGINE:name=value`, ENGINE being a --name or the engine's number
+    /// (1, 2, ...); sent as set-param.
     #[arg(long = "option", value_name = "ENGINE:NAME=VALUE")]
     pub options: Vec<String>,
-    /// Number of games (pairs of games share an opening, colours reversed).
+    /// `match` (two engines), `gauntlet` (the first engine against each other one) or
+    /// `round-robin` (everyone against everyone). Default: match for two engines, round-robin
+    /// for more.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Games per pairing (pairs of games share an opening, colours reversed).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
     /// Clock per engine: seconds+increment, e.g. 10+0.1 or 1:00+1.
@@ -55,19 +72,46 @@ pub struct MatchArgs {
     /// `ballots` (the built-in Brazilian 3-move ballots), `start`, or a ballot file.
     #[arg(long, default_value = "ballots")]
     pub openings: String,
-    /// Write the games to this PDN file.
+    /// Append each game to this PDN file as it finishes (with --resume: continue the file).
     #[arg(long)]
     pub pdn: Option<PathBuf>,
     /// Square names in the PDN file (the help text is `notation_arg::HELP`).
     #[arg(long, help = crate::cli::notation_arg::HELP, default_value = "algebraic",
           value_parser = crate::cli::notation_arg::parse)]
     pub pdn_notation: crate::notation::squares::SquareNotation,
-    /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05].
+    /// Continue an interrupted run from its --pdn file: the games in it count, the others are
+    /// played. The settings must be the ones the file was written with (the seed is taken from
+    /// the file when --seed is not given).
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
+    /// Stop when the SPRT (on the pairs) decides: elo0=E0,elo1=E1[,alpha=0.05,beta=0.05]. Two
+    /// engines only.
     #[arg(long)]
     pub sprt: Option<String>,
     /// Adjudicate a draw when the game (opening included) reaches this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
+    /// Adjudicate a draw when both engines report a score within SCORE men of zero for COUNT
+    /// moves each, from move NUMBER on: `movenumber=NUMBER,movecount=COUNT,score=SCORE`
+    /// (e.g. movenumber=30,movecount=10,score=0.05). Off by default.
+    #[arg(long, value_name = "SETTINGS")]
+    pub draw_adjudication: Option<String>,
+    /// Adjudicate a win when both engines agree that one side is ahead by SCORE men or more for
+    /// COUNT moves each: `movecount=COUNT,score=SCORE` (e.g. movecount=4,score=5). Off by
+    /// default.
+    #[arg(long, value_name = "SETTINGS")]
+    pub win_adjudication: Option<String>,
+    /// End games in positions these endgame tables cover with the tables' result (draws always;
+    /// wins when the defender has no king, since the move-count rules need kings on both sides).
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<PathBuf>,
+    /// Let the engines think on their opponent's time (go ponder / ponder-hit / stop).
+    #[arg(long)]
+    pub ponder: bool,
+    /// Write each engine's protocol traffic and standard error to one file per engine and game
+    /// in this directory (created if missing): game-00001-NAME.log.
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
     /// Seed for the order of the openings (default: from the clock; printed in the summary).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -82,16 +126,22 @@ pub struct MatchArgs {
     pub startup_timeout: f64,
 }
 
-/// Runs the match: progress on stderr, summary on `out`.
+/// Runs the match or tournament: progress on stderr, summary on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
-    if args.engines.len() != 2 {
+    let format = match args.format.as_deref() {
+        Some(text) => Format::parse(text).map_err(|e| anyhow!("--format: {e}"))?,
+        None if args.engines.len() == 2 => Format::Match,
+        None => Format::RoundRobin,
+    };
+    let pairings = format
+        .pairings(args.engines.len())
+        .map_err(|e| anyhow!("--engine: {e}"))?;
+    if args.names.len() > args.engines.len() {
         bail!(
-            "give exactly two --engine commands (got {})",
+            "give at most one --name per --engine ({} names for {} engines)",
+            args.names.len(),
             args.engines.len()
         );
-    }
-    if args.names.len() > 2 {
-        bail!("give at most two --name values");
     }
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -109,6 +159,10 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         .map(Sprt::parse)
         .transpose()
         .map_err(|e| anyhow!("--sprt: {e}"))?;
+    if sprt.is_some() && pairings.len() > 1 {
+        bail!("--sprt needs exactly two engines (it tests one engine against the other)");
+    }
+    let adjudication = adjudication_from(args)?;
     let openings = openings::load(&args.openings).map_err(|e| anyhow!("--openings: {e}"))?;
     let argvs = args
         .engines
@@ -130,7 +184,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         infos.push(info);
     }
     let names = engine_names(&args.names, &infos);
-    let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
+    let mut options: Vec<Vec<(String, String)>> = vec![Vec::new(); names.len()];
     for text in &args.options {
         let (index, name, value) = parse_option(text, &names)?;
         if !infos[index].params.iter().any(|param| param.name == name) {
@@ -145,81 +199,135 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         }
         options[index].push((name, value));
     }
-    let [options0, options1] = options;
-    let [argv0, argv1]: [Vec<String>; 2] = argvs
-        .try_into()
-        .map_err(|_| anyhow!("give exactly two --engine commands"))?;
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
-    let config = MatchConfig {
-        engines: [
-            EngineSpec {
-                name: names[0].clone(),
-                argv: argv0,
-                options: options0,
-            },
-            EngineSpec {
-                name: names[1].clone(),
-                argv: argv1,
-                options: options1,
-            },
-        ],
+    let engines: Vec<EngineSpec> = names
+        .iter()
+        .zip(argvs)
+        .zip(options)
+        .map(|((name, argv), options)| EngineSpec {
+            name: name.clone(),
+            argv,
+            options,
+        })
+        .collect();
+    if args.ponder {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if 2 * args.concurrency as usize > cores {
+            eprintln!(
+                "warning: with --ponder both engines of a game think at once: concurrency {} needs {} cores, this machine has {cores}",
+                args.concurrency,
+                2 * args.concurrency
+            );
+        }
+    }
+    if let Some(dir) = &args.log_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the log directory {}", dir.display()))?;
+    }
+    let mut config = MatchConfig {
+        engines,
+        pairings,
         games: args.games,
         limit,
         concurrency: args.concurrency as usize,
         openings,
         max_plies: args.max_plies,
-        seed,
+        seed: 0,
         time_margin,
         hang_timeout,
         startup_timeout,
         draw_rules: DrawRules::default(),
         sprt,
+        adjudication,
+        ponder: args.ponder,
+        log_dir: args.log_dir.clone(),
     };
+    let mut state = MatchState::new(&config);
+    let mut terminations: BTreeMap<String, usize> = BTreeMap::new();
+    let resumed = match (&args.pdn, args.resume) {
+        (Some(path), true) => Some(read_resumed(path)?),
+        _ => None,
+    };
+    config.seed = match (args.seed, &resumed) {
+        (Some(seed), _) => seed,
+        (None, Some(games)) => match games.first().and_then(|game| game.tag("MatchSeed")) {
+            Some(seed) => seed.parse().map_err(|_| {
+                anyhow!("--resume: the file's MatchSeed tag '{seed}' is not a number")
+            })?,
+            None => clock_seed(),
+        },
+        (None, None) => clock_seed(),
+    };
+    let settings = settings_tags(args, format, &config);
+    if let (Some(games), Some(path)) = (&resumed, &args.pdn) {
+        restore(games, &settings, &config, &mut state, &mut terminations)
+            .map_err(|why| anyhow!("--resume: {}: {why}", path.display()))?;
+    }
     let mut pdn = match &args.pdn {
         Some(path) => Some(
-            File::create(path)
-                .with_context(|| format!("cannot create PDN file {}", path.display()))?,
+            OpenOptions::new()
+                .create(true)
+                .append(args.resume)
+                .write(true)
+                .truncate(!args.resume)
+                .open(path)
+                .with_context(|| format!("cannot open PDN file {}", path.display()))?,
         ),
         None => None,
     };
+    let total = config.schedule().total();
     eprintln!(
-        "onca match: {} vs {}, {} games, {}, {} openings from '{}', seed {seed}, concurrency {}",
-        names[0],
-        names[1],
+        "onca match: {}, {} {}, {} games per pairing ({total} in all), {}, {} openings from '{}', seed {}, concurrency {}{}",
+        names.join(" vs "),
+        config.pairings.len(),
+        if config.pairings.len() == 1 { "pairing" } else { "pairings" },
         args.games,
         config.limit,
         config.openings.len(),
         args.openings,
-        config.concurrency
+        config.seed,
+        config.concurrency,
+        if state.finished > 0 {
+            format!(", resuming after {} games", state.finished)
+        } else {
+            String::new()
+        }
     );
     let date = today();
-    let mut terminations: BTreeMap<String, usize> = BTreeMap::new();
     let mut pdn_error = None;
-    let state = runner::run_match(&config, |report, state| {
-        let loser_name = report.loser.map(|index| names[index].as_str());
-        let reason = match loser_name {
-            Some(name) => format!("{} ({} loses)", report.termination.category(), name),
-            None => report.termination.category().to_string(),
-        };
-        *terminations.entry(reason).or_default() += 1;
+    let block = 2 * config.pairings.len();
+    let state = runner::run_match(&config, state, |report, state| {
+        *terminations
+            .entry(termination_key(report, &names))
+            .or_default() += 1;
         if let (Some(file), None) = (pdn.as_mut(), &pdn_error) {
-            let text = pdn::write_game(&pdn_record(report, &names, &date), args.pdn_notation);
-            if let Err(error) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+            let record = pdn_record(report, &names, &date, &settings);
+            let text = pdn::write_game(&record, args.pdn_notation);
+            if let Err(error) = write_and_flush(file, &text) {
                 pdn_error = Some(error);
             }
         }
         eprintln!("{}", progress_line(report, state, &config, &names));
+        if config.pairings.len() > 1 && state.finished % block == 0 {
+            let _ = write_standings(&mut std::io::stderr(), state, &names);
+        }
     });
     if let Some(error) = pdn_error {
         bail!("writing the PDN file failed: {error}");
     }
     write_summary(out, &config, &names, &state, &terminations)?;
     Ok(())
+}
+
+fn write_and_flush(file: &mut File, text: &str) -> std::io::Result<()> {
+    file.write_all(text.as_bytes())?;
+    file.flush()
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
 }
 
 /// The search limit from the mutually exclusive limit arguments.
@@ -242,8 +350,85 @@ fn limit_from(args: &MatchArgs) -> Result<Limit> {
     bail!("give one of --tc, --movetime, --depth, --nodes")
 }
 
+/// Reads `key=value,key=value` into a map, refusing keys outside `known`.
+fn settings_map(text: &str, known: &[&str], what: &str) -> Result<BTreeMap<String, f64>> {
+    let mut map = BTreeMap::new();
+    for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        let (key, value) = field
+            .split_once('=')
+            .ok_or_else(|| anyhow!("{what}: '{field}' is not key=value"))?;
+        let key = key.trim();
+        if !known.contains(&key) {
+            bail!("{what}: unknown key '{key}' (known: {})", known.join(", "));
+        }
+        let value: f64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| anyhow!("{what}: '{value}' is not a number of 0 or more"))?;
+        map.insert(key.to_string(), value);
+    }
+    for key in known {
+        if !map.contains_key(*key) {
+            bail!(
+                "{what}: give {}",
+                known
+                    .iter()
+                    .map(|k| format!("{k}=..."))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+        }
+    }
+    Ok(map)
+}
+
+/// The adjudication rules from --draw-adjudication, --win-adjudication and --egtb.
+fn adjudication_from(args: &MatchArgs) -> Result<Adjudication> {
+    let draw = args
+        .draw_adjudication
+        .as_deref()
+        .map(|text| -> Result<DrawByScores> {
+            let map = settings_map(
+                text,
+                &["movenumber", "movecount", "score"],
+                "--draw-adjudication",
+            )?;
+            Ok(DrawByScores {
+                from_move: map["movenumber"] as usize,
+                moves: (map["movecount"] as usize).max(1),
+                score: map["score"],
+            })
+        })
+        .transpose()?;
+    let win = args
+        .win_adjudication
+        .as_deref()
+        .map(|text| -> Result<WinByScores> {
+            let map = settings_map(text, &["movecount", "score"], "--win-adjudication")?;
+            Ok(WinByScores {
+                moves: (map["movecount"] as usize).max(1),
+                score: map["score"],
+            })
+        })
+        .transpose()?;
+    let tables = match &args.egtb {
+        Some(dir) => {
+            let tables = Tablebases::load(dir)
+                .with_context(|| format!("--egtb: cannot load tables from {}", dir.display()))?;
+            if tables.max_pieces() == 0 {
+                bail!("--egtb: no endgame tables in {}", dir.display());
+            }
+            Some(Arc::new(tables))
+        }
+        None => None,
+    };
+    Ok(Adjudication { draw, win, tables })
+}
+
 /// Names: --name if given, else the engine's `id name`, else `engine N`; equal names get `(N)`.
-fn engine_names(given: &[String], infos: &[EngineInfo]) -> [String; 2] {
+fn engine_names(given: &[String], infos: &[EngineInfo]) -> Vec<String> {
     let name = |index: usize| {
         given
             .get(index)
@@ -252,27 +437,39 @@ fn engine_names(given: &[String], infos: &[EngineInfo]) -> [String; 2] {
             .filter(|name| !name.trim().is_empty())
             .unwrap_or_else(|| format!("engine {}", index + 1))
     };
-    let (first, second) = (name(0), name(1));
-    if first == second {
-        [format!("{first} (1)"), format!("{second} (2)")]
-    } else {
-        [first, second]
-    }
+    let names: Vec<String> = (0..infos.len().max(given.len())).map(name).collect();
+    names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            if names.iter().filter(|other| *other == name).count() > 1 {
+                format!("{name} ({})", index + 1)
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
 }
 
-/// Reads `ENGINE:name=value`, ENGINE being an engine name or 1/2.
-fn parse_option(text: &str, names: &[String; 2]) -> Result<(usize, String, String)> {
-    let bad = || anyhow!("--option '{text}': write ENGINE:name=value (ENGINE = a --name, 1 or 2)");
+/// Reads `ENGINE:name=value`, ENGINE being an engine name or number (1-based).
+fn parse_option(text: &str, names: &[String]) -> Result<(usize, String, String)> {
+    let bad = || {
+        anyhow!(
+            "--option '{text}': write ENGINE:name=value (ENGINE = a --name or an engine number)"
+        )
+    };
     let (engine, setting) = text.split_once(':').ok_or_else(bad)?;
     let (name, value) = setting.split_once('=').ok_or_else(bad)?;
     let engine = engine.trim();
     let index = names
         .iter()
         .position(|known| known == engine)
-        .or(match engine {
-            "1" => Some(0),
-            "2" => Some(1),
-            _ => None,
+        .or_else(|| {
+            engine
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=names.len()).contains(n))
+                .map(|n| n - 1)
         })
         .ok_or_else(|| anyhow!("--option '{text}': no engine named '{engine}'"))?;
     let name = name.trim();
@@ -282,177 +479,146 @@ fn parse_option(text: &str, names: &[String; 2]) -> Result<(usize, String, Strin
     Ok((index, name.to_string(), value.trim().to_string()))
 }
 
-/// The PDN record of a finished game.
-fn pdn_record(report: &GameReport, names: &[String; 2], date: &str) -> PdnGame {
-    let termination = match report.loser {
-        Some(index) if report.termination != runner::Termination::NoLegalMove => {
-            format!("{} by {}", report.termination, names[index])
-        }
-        _ => report.termination.to_string(),
-    };
-    PdnGame {
-        tags: vec![
-            (
-                "Event".into(),
-                format!("onca match: {} vs {}", names[0], names[1]),
+/// The settings every game of the PDN file records, as `Match...` tags: what must be the same
+/// for `--resume` to continue the file.
+fn settings_tags(args: &MatchArgs, format: Format, config: &MatchConfig) -> Vec<(String, String)> {
+    let optional = |value: &Option<String>| value.clone().unwrap_or_else(|| "off".into());
+    let mut tags = vec![
+        ("MatchFormat".to_string(), format.name().to_string()),
+        ("MatchGames".into(), config.games.to_string()),
+        (
+            "MatchLimit".into(),
+            format!("{}, time margin {} s", config.limit, args.time_margin),
+        ),
+        ("MatchOpenings".into(), args.openings.clone()),
+        ("MatchSeed".into(), config.seed.to_string()),
+        (
+            "MatchAdjudication".into(),
+            format!(
+                "max plies {}; draws {}; wins {}; tables {}",
+                args.max_plies
+                    .map_or_else(|| "off".into(), |p| p.to_string()),
+                optional(&args.draw_adjudication),
+                optional(&args.win_adjudication),
+                args.egtb
+                    .as_ref()
+                    .map_or_else(|| "off".into(), |dir| dir.display().to_string())
             ),
-            ("Site".into(), "onca match".into()),
-            ("Date".into(), date.to_string()),
-            ("Round".into(), report.number.to_string()),
-            ("White".into(), names[report.white].clone()),
-            ("Black".into(), names[1 - report.white].clone()),
-            ("Opening".into(), report.opening.clone()),
-            ("Termination".into(), termination),
-        ],
+        ),
+        (
+            "MatchPonder".into(),
+            if args.ponder { "on" } else { "off" }.into(),
+        ),
+        ("MatchSprt".into(), optional(&args.sprt)),
+    ];
+    for (index, (engine, command)) in config.engines.iter().zip(&args.engines).enumerate() {
+        let options: Vec<String> = engine
+            .options
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        tags.push((
+            format!("MatchEngine{}", index + 1),
+            format!("{}: {command}; options: {}", engine.name, options.join(" ")),
+        ));
+    }
+    tags
+}
+
+/// The games of an earlier run, from its PDN file (a file that does not exist yet holds none).
+fn read_resumed(path: &std::path::Path) -> Result<Vec<PdnGame>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => bail!("--resume: cannot read {}: {error}", path.display()),
+    };
+    pdn::read_games(&text).map_err(|error| anyhow!("--resume: {}: {error}", path.display()))
+}
+
+/// Counts the games of an earlier run into `state` and `terminations`, after checking that each
+/// was played with `settings` and where the schedule puts it.
+fn restore(
+    games: &[PdnGame],
+    settings: &[(String, String)],
+    config: &MatchConfig,
+    state: &mut MatchState,
+    terminations: &mut BTreeMap<String, usize>,
+) -> Result<(), String> {
+    let schedule = config.schedule();
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    for (position, game) in games.iter().enumerate() {
+        let at = format!("game {} of the file", position + 1);
+        for (tag, value) in settings {
+            match game.tag(tag) {
+                Some(found) if found == value => {}
+                Some(found) => {
+                    return Err(format!(
+                        "{at} was played with {tag} \"{found}\", this run has \"{value}\": give the same settings to resume"
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "{at} has no {tag} tag: the file was not written by onca match with these settings"
+                    ))
+                }
+            }
+        }
+        let number: usize = game
+            .tag("Round")
+            .and_then(|round| round.parse().ok())
+            .ok_or_else(|| format!("{at} has no game number in its Round tag"))?;
+        let slot = number
+            .checked_sub(1)
+            .and_then(|index| schedule.slot(index))
+            .ok_or_else(|| format!("{at}: game number {number} is not in the schedule"))?;
+        let players = [names[slot.players[0]], names[slot.players[1]]];
+        if game.tag("White") != Some(players[0]) || game.tag("Black") != Some(players[1]) {
+            return Err(format!(
+                "{at}: game {number} should be {} - {}",
+                players[0], players[1]
+            ));
+        }
+        if state.played.contains(&number) {
+            return Err(format!("{at}: game {number} appears twice"));
+        }
+        state.record(&slot, game.result, config.sprt.as_ref());
+        let reason = game.tag("Reason").unwrap_or("unknown (resumed)");
+        *terminations.entry(reason.to_string()).or_default() += 1;
+    }
+    Ok(())
+}
+
+/// The PDN record of a finished game: the standard tags, the termination, the settings.
+fn pdn_record(
+    report: &GameReport,
+    names: &[String],
+    date: &str,
+    settings: &[(String, String)],
+) -> PdnGame {
+    let slot = &report.slot;
+    let event = if names.len() == 2 {
+        format!("onca match: {} vs {}", names[0], names[1])
+    } else {
+        format!("onca match: {} engines", names.len())
+    };
+    let mut tags = vec![
+        ("Event".into(), event),
+        ("Site".into(), "onca match".into()),
+        ("Date".into(), date.to_string()),
+        ("Round".into(), slot.number.to_string()),
+        ("White".into(), names[slot.players[0]].clone()),
+        ("Black".into(), names[slot.players[1]].clone()),
+        ("Opening".into(), report.opening.clone()),
+        ("Termination".into(), how_it_ended(report, names)),
+        ("Reason".into(), termination_key(report, names)),
+    ];
+    tags.extend(settings.iter().cloned());
+    PdnGame {
+        tags,
         start: report.start,
         moves: report.moves.clone(),
         result: report.result,
     }
-}
-
-/// `+12.3`, `-inf` or `n/a`.
-fn signed(value: f64) -> String {
-    if value.is_nan() {
-        "n/a".into()
-    } else if value.is_infinite() {
-        if value > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        }
-    } else {
-        // Adding 0.0 turns -0.0 into 0.0 so an even score does not print as "-0.0".
-        format!("{:+.1}", value + 0.0)
-    }
-}
-
-/// Elo with error bar and LOS, e.g. `Elo +35.0 +/- 80.2, LOS 80.1%`.
-fn elo_text(tally: &Tally) -> String {
-    let elo = match elo::elo_estimate(tally) {
-        Some(estimate) if estimate.error_95.is_finite() => {
-            format!("Elo {} +/- {:.1}", signed(estimate.elo), estimate.error_95)
-        }
-        Some(estimate) => format!("Elo {} +/- n/a", signed(estimate.elo)),
-        None => "Elo n/a".into(),
-    };
-    let los = elo::likelihood_of_superiority(tally)
-        .map(|los| format!("{:.1}%", 100.0 * los))
-        .unwrap_or_else(|| "n/a".into());
-    format!("{elo}, LOS {los}")
-}
-
-/// The pairs' Elo, e.g. `pairs Elo +35.0 +/- 60.1`.
-fn pair_elo_text(pairs: &Pentanomial) -> String {
-    match pairs.elo_estimate() {
-        Some(estimate) if estimate.error_95.is_finite() => {
-            format!(
-                "pairs Elo {} +/- {:.1}",
-                signed(estimate.elo),
-                estimate.error_95
-            )
-        }
-        Some(estimate) => format!("pairs Elo {} +/- n/a", signed(estimate.elo)),
-        None => "pairs Elo n/a".into(),
-    }
-}
-
-/// The SPRT's log-likelihood ratio on the pairs and its bounds.
-fn sprt_text(sprt: &Sprt, pairs: &Pentanomial) -> String {
-    let (lower, upper) = sprt.bounds();
-    format!("LLR {:.2} [{lower:.2}, {upper:.2}]", pairs.llr(sprt))
-}
-
-/// The live line printed after each game.
-fn progress_line(
-    report: &GameReport,
-    state: &MatchState,
-    config: &MatchConfig,
-    names: &[String; 2],
-) -> String {
-    let tally = &state.tally;
-    let score = tally.score().unwrap_or(0.5);
-    let how = match report.loser {
-        Some(index) if report.termination == runner::Termination::NoLegalMove => {
-            format!("{} has no legal move", names[index])
-        }
-        Some(index) => format!("{} by {}", report.termination, names[index]),
-        None => report.termination.to_string(),
-    };
-    let mut line = format!(
-        "game {:>3}/{} #{} {} - {} {} ({how}) | {}: +{} -{} ={} score {:.1}% | {}",
-        state.finished,
-        config.games,
-        report.number,
-        names[report.white],
-        names[1 - report.white],
-        report.result.pdn(),
-        names[0],
-        tally.wins,
-        tally.losses,
-        tally.draws,
-        100.0 * score,
-        elo_text(tally)
-    );
-    line.push_str(&format!(", {}", pair_elo_text(&state.pairs)));
-    if let Some(sprt) = &config.sprt {
-        line.push_str(&format!(" | {}", sprt_text(sprt, &state.pairs)));
-    }
-    line
-}
-
-fn write_summary(
-    out: &mut impl Write,
-    config: &MatchConfig,
-    names: &[String; 2],
-    state: &MatchState,
-    terminations: &BTreeMap<String, usize>,
-) -> Result<()> {
-    let tally = &state.tally;
-    writeln!(
-        out,
-        "Match {} vs {} ({}, seed {})",
-        names[0], names[1], config.limit, config.seed
-    )?;
-    writeln!(
-        out,
-        "Score of {} vs {}: {} - {} - {} [{:.3}] {} games (wins - losses - draws)",
-        names[0],
-        names[1],
-        tally.wins,
-        tally.losses,
-        tally.draws,
-        tally.score().unwrap_or(0.5),
-        tally.games()
-    )?;
-    writeln!(out, "{}", elo_text(tally))?;
-    let [ll, ld, even, wd, ww] = state.pairs.counts;
-    writeln!(
-        out,
-        "Pairs (one opening, both colours) by points 0, 0.5, 1, 1.5, 2: {ll}, {ld}, {even}, {wd}, {ww}; {}",
-        pair_elo_text(&state.pairs)
-    )?;
-    if let Some(sprt) = &config.sprt {
-        let verdict = match state.sprt_verdict {
-            Some(SprtVerdict::AcceptH0) => "H0 accepted",
-            Some(SprtVerdict::AcceptH1) => "H1 accepted",
-            _ => "no decision",
-        };
-        writeln!(
-            out,
-            "SPRT elo0={} elo1={} alpha={} beta={} on the pairs: {} (trinomial LLR {:.2}), {verdict}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            sprt_text(sprt, &state.pairs),
-            sprt.llr(tally)
-        )?;
-    }
-    writeln!(out, "Terminations:")?;
-    for (reason, count) in terminations {
-        writeln!(out, "  {reason}: {count}")?;
-    }
-    Ok(())
 }
 
 /// Today's date as PDN wants it, `YYYY.MM.DD` (UTC).

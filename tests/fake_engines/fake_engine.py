@@ -12,6 +12,11 @@ then misbehaves as MODE says:
   mute     reads everything and never answers anything, not even `hub`
   junk     prints junk lines (unknown commands, bad quoting, binary bytes) before each answer,
            then plays like `legal`
+  optimist plays like `legal` but reports score=5.00 (it thinks it is winning)
+  pessimist plays like `legal` but reports score=-5.00
+
+Every engine that plays reports `info depth=1 score=...` (0.00 unless its mode says otherwise)
+before its `done`, and writes one line to standard error when it starts.
 """
 
 import shlex
@@ -72,7 +77,12 @@ def first_legal_move(side, board):
     return moves[0] if moves else None
 
 
+SCORES = {"optimist": "5.00", "pessimist": "-5.00"}
+
+
 def main():
+    sys.stderr.write(f"fake engine {MODE} starting\n")
+    sys.stderr.flush()
     side, board = "W", {}
     searches = 0
     for raw in sys.stdin:
@@ -113,6 +123,7 @@ def main():
                 send("donezo move=1-2")
                 send("info depth=1 score=0.00 pv=\"\"")
             move = first_legal_move(side, board)
+            send(f"info depth=1 score={SCORES.get(MODE, '0.00')} pv=\"{move or ''}\"")
             send(f"done move={move}" if move else "done")
         elif command == "quit":
             return
