@@ -11,13 +11,15 @@
 //! | 4 | [`egtb`] | endgame databases: generation, files, probing |
 //! | 5 | [`eval`] | the evaluation, its weights, endgame knowledge, scores |
 //! | 6 | [`search`] | the search API, threads, table, ordering, time |
-//! | 7 | [`hub`], [`arena`], [`analysis`] | the Hub protocol (engine side); driving other engines in matches; reviewing games with our search |
-//! | 8 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
+//! | 7 | [`book`] | the opening book: building it with our search, its file, choosing moves |
+//! | 8 | [`hub`], [`arena`], [`analysis`] | the Hub protocol (engine side); driving other engines in matches; reviewing games with our search |
+//! | 9 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
 
 #![warn(missing_docs)]
 
 pub mod analysis;
 pub mod arena;
+pub mod book;
 pub mod cli;
 pub mod egtb;
 pub mod eval;

@@ -104,6 +104,12 @@ enum Command {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
     },
+    /// The opening book: build one from our own searches, list a position's book moves, or
+    /// summarise a book.
+    Book {
+        #[command(subcommand)]
+        command: onca::cli::book::BookCommand,
+    },
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -156,6 +162,7 @@ fn run(command: Command) -> Result<()> {
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
         Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
+        Command::Book { command } => onca::cli::book::run(command, &mut out)?,
         Command::Eval { position, weights } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {

@@ -128,6 +128,10 @@ pub struct AnalyzeArgs {
     /// out keep their built-in values). Default: the built-in weights.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
+    /// Opening book whose moves are listed before the search when the position is in it
+    /// (default: the book shipped with the engine; `--book ''` for none).
+    #[arg(long, value_name = "FILE", conflicts_with = "pdn")]
+    pub book: Option<String>,
 }
 
 /// The weights of the `--weights` file, if one was given.
@@ -214,6 +218,30 @@ fn analyze_position(
         limits.depth = Some(DEFAULT_ANALYZE_DEPTH);
     }
     writeln!(out, "{}", board_diagram(game.current()))?;
+    let book = match args.book.as_deref() {
+        Some("") => None,
+        Some(path) => Some(std::sync::Arc::new(
+            crate::book::Book::load(std::path::Path::new(path)).map_err(anyhow::Error::msg)?,
+        )),
+        None => Some(crate::book::Book::builtin()),
+    };
+    if let Some(book) = book {
+        let moves: Vec<String> = book
+            .moves(game.current())
+            .iter()
+            .map(|entry| {
+                format!(
+                    "{} {:+.2} ({} plies)",
+                    entry.mv,
+                    f64::from(entry.score) / 100.0,
+                    entry.depth
+                )
+            })
+            .collect();
+        if !moves.is_empty() {
+            writeln!(out, "book: {}", moves.join(", "))?;
+        }
+    }
     let control = crate::search::control::SearchControl::new();
     let multipv = args.multipv > 1;
     let mut failure = None;

@@ -7,6 +7,7 @@
 //! The top floor: may use every other module.
 
 pub mod analyze;
+pub mod book;
 pub mod egtb;
 pub mod eval_graph;
 pub mod game_analysis;

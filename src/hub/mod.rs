@@ -2,7 +2,8 @@
 //! ([`command`]), [`session`] acts on them with its [`params`], [`output`] writes every reply, and
 //! [`numbering`] maps squares for hosts that number them differently.
 //!
-//! The only place that knows protocol text. Uses the search API and everything below it.
+//! The only place that knows protocol text. Uses the opening book, the search API and everything
+//! below them.
 
 pub mod command;
 pub mod input;

@@ -34,6 +34,16 @@ pub const EGTB_PATH: &str = "egtb-path";
 /// loaded weights; empty = the built-in weights).
 pub const WEIGHTS: &str = "weights";
 
+/// The parameter naming the opening book file (handled by the session, which owns the loaded
+/// book): [`BUILTIN_BOOK`] for the book shipped with the engine, empty for none.
+pub const BOOK: &str = "book";
+/// The `book` value that selects the book shipped with the engine (the default).
+pub const BUILTIN_BOOK: &str = "builtin";
+/// Largest `book-variety` (hundredths of a man).
+pub const MAX_BOOK_VARIETY: u32 = 1_000;
+/// Largest `book-plies`.
+pub const MAX_BOOK_PLIES: u32 = 1_000;
+
 /// The `param` line of a string parameter (a path) with its current value.
 pub fn string_declaration(name: &str, value: &str) -> String {
     let shown: String = value
@@ -61,6 +71,12 @@ pub struct Params {
     pub multipv: usize,
     /// 0..=[`FULL_SKILL`]; [`FULL_SKILL`] is full strength.
     pub skill: u32,
+    /// Book moves within this many hundredths of a man of the best are chosen at random (0:
+    /// always the best), `book-variety`.
+    pub book_variety: u32,
+    /// The book is used while the game (from its start position) has fewer plies than this,
+    /// `book-plies`.
+    pub book_plies: u32,
 }
 
 impl Default for Params {
@@ -74,6 +90,8 @@ impl Default for Params {
             numbering: MoveNumbering::Standard,
             multipv: search.multipv,
             skill: FULL_SKILL,
+            book_variety: 4,
+            book_plies: 40,
         }
     }
 }
@@ -118,6 +136,14 @@ impl Params {
             format!(
                 "param name=skill value={} type=int min=0 max={FULL_SKILL}",
                 self.skill
+            ),
+            format!(
+                "param name=book-variety value={} type=int min=0 max={MAX_BOOK_VARIETY}",
+                self.book_variety
+            ),
+            format!(
+                "param name=book-plies value={} type=int min=0 max={MAX_BOOK_PLIES}",
+                self.book_plies
             ),
         ]
     }
@@ -182,6 +208,14 @@ impl Params {
             }
             "skill" => {
                 self.skill = integer(name, value, 0, u64::from(FULL_SKILL))? as u32;
+                Ok(Change::Other)
+            }
+            "book-variety" => {
+                self.book_variety = integer(name, value, 0, u64::from(MAX_BOOK_VARIETY))? as u32;
+                Ok(Change::Other)
+            }
+            "book-plies" => {
+                self.book_plies = integer(name, value, 0, u64::from(MAX_BOOK_PLIES))? as u32;
                 Ok(Change::Other)
             }
             _ => Ok(Change::Ignored),

@@ -12,6 +12,7 @@
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
 //! thinks is pondering.
 
+use crate::book::Book;
 use crate::egtb::Tablebases;
 use crate::eval::weights::Weights;
 use crate::eval::weights_file;
@@ -19,7 +20,9 @@ use crate::game::record::Game;
 use crate::hub::command::{Command, GoMode, Level};
 use crate::hub::numbering::MoveNumbering;
 use crate::hub::output::{done_line, info_line, InfoFields, Output};
-use crate::hub::params::{string_declaration, Change, Params, EGTB_PATH, TT_ENTRY_BYTES, WEIGHTS};
+use crate::hub::params::{
+    string_declaration, Change, Params, BOOK, BUILTIN_BOOK, EGTB_PATH, TT_ENTRY_BYTES, WEIGHTS,
+};
 use crate::notation::fen;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -69,6 +72,12 @@ pub struct Session {
     weights_path: String,
     /// The evaluation weights loaded from `weights_path` (`None`: the built-in ones).
     weights: Option<Arc<Weights>>,
+    /// The `book` parameter ([`BUILTIN_BOOK`], a path, or empty for no book).
+    book_name: String,
+    /// The book loaded from `book_name` when it is a path.
+    loaded_book: Option<Arc<Book>>,
+    /// Seed of this game's book choices (drawn at `new-game`).
+    game_seed: u64,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -80,6 +89,8 @@ struct Running {
     finished: Receiver<(Searcher, SearchResult)>,
     thread: Option<JoinHandle<()>>,
     progress: Arc<Progress>,
+    /// Whether the move comes from the book (no search ran).
+    from_book: bool,
     /// The result of a ponder search that ended before `ponder-hit` or `stop`.
     held: Option<(Searcher, SearchResult)>,
     released: bool,
@@ -106,6 +117,9 @@ impl Session {
             tablebases: Arc::new(Tablebases::empty()),
             weights_path: String::new(),
             weights: None,
+            book_name: BUILTIN_BOOK.to_string(),
+            loaded_book: None,
+            game_seed: fresh_seed(),
         }
     }
 
@@ -185,6 +199,7 @@ impl Session {
                     .line(&string_declaration(EGTB_PATH, &self.egtb_path));
                 self.output
                     .line(&string_declaration(WEIGHTS, &self.weights_path));
+                self.output.line(&string_declaration(BOOK, &self.book_name));
                 self.output.line("wait");
             }
             Command::SetParam { name, value } => self.set_param(&name, &value),
@@ -201,6 +216,7 @@ impl Session {
                 if let Some(searcher) = self.searcher.as_mut() {
                     searcher.clear();
                 }
+                self.game_seed = fresh_seed();
             }
             Command::Pos { position, moves } => {
                 self.level = Level::default();
@@ -227,6 +243,10 @@ impl Session {
         }
         if name == WEIGHTS {
             self.load_weights(value.trim());
+            return;
+        }
+        if name == BOOK {
+            self.load_book(value.trim());
             return;
         }
         match self.params.set(name, value, TT_ENTRY_BYTES) {
@@ -299,6 +319,58 @@ impl Session {
         }
     }
 
+    /// Plays from the book of `name`: [`BUILTIN_BOOK`], a file, or none (empty). A file that
+    /// cannot be read or fails its checks gets an `error` line and changes nothing.
+    fn load_book(&mut self, name: &str) {
+        if name.is_empty() || name == BUILTIN_BOOK {
+            self.loaded_book = None;
+        } else {
+            match Book::load(std::path::Path::new(name)) {
+                Ok(book) => self.loaded_book = Some(Arc::new(book)),
+                Err(why) => {
+                    self.output
+                        .error(&format!("set-param: book: {why}; book unchanged"));
+                    return;
+                }
+            }
+        }
+        self.book_name = name.to_string();
+    }
+
+    /// The book in use, if any.
+    fn book(&self) -> Option<Arc<Book>> {
+        match self.book_name.as_str() {
+            "" => None,
+            BUILTIN_BOOK => Some(Book::builtin()),
+            _ => self.loaded_book.clone(),
+        }
+    }
+
+    /// The book's move for a `go` in game play, if the position is in the book: analysis and
+    /// infinite searches, and games past `book-plies`, search instead.
+    fn book_result(&self, mode: GoMode, limits: &Limits, game: &Game) -> Option<SearchResult> {
+        if mode == GoMode::Analyze
+            || limits.infinite
+            || game.moves().len() >= self.params.book_plies as usize
+        {
+            return None;
+        }
+        let book = self.book()?;
+        let root = game.current();
+        let chosen = book.choose(root, self.params.book_variety, self.game_seed)?;
+        let ponder = book
+            .choose(&root.play(&chosen.mv), 0, 0)
+            .map(|reply| reply.mv);
+        Some(SearchResult {
+            best: Some(chosen.mv),
+            ponder,
+            score: crate::eval::score::Score(i32::from(chosen.score)),
+            depth: u32::from(chosen.depth),
+            nodes: 0,
+            tbhits: 0,
+        })
+    }
+
     /// The searcher, created on first use (so that start-up stays instant).
     fn searcher_mut(&mut self) -> &mut Searcher {
         let searcher = match self.searcher.take() {
@@ -352,16 +424,35 @@ impl Session {
         if mode == GoMode::Ponder {
             self.control.set_pondering(true);
         }
+        let book_result = self.book_result(mode, &limits, &game);
         let mut searcher = match self.searcher.take() {
             Some(searcher) => searcher,
             None => self.new_searcher(),
         };
-        searcher.set_tablebases(Arc::clone(&self.tablebases));
         let progress = Arc::new(Progress::new(
             self.output.clone(),
             numbering,
             settings.multipv > 1,
         ));
+        if let Some(result) = book_result {
+            // No search: the result is there at once (held, for a ponder, until the hit or stop).
+            let (_, finished) = channel::bounded(1);
+            self.running = Some(Running {
+                mode,
+                root,
+                legal,
+                started: Instant::now(),
+                finished,
+                thread: None,
+                progress,
+                from_book: true,
+                held: None,
+                released: false,
+            });
+            self.search_ended(Some((searcher, result)));
+            return;
+        }
+        searcher.set_tablebases(Arc::clone(&self.tablebases));
         let (done_sender, finished) = channel::bounded(1);
         let control = Arc::clone(&self.control);
         let reporter = Arc::clone(&progress);
@@ -393,6 +484,7 @@ impl Session {
             finished,
             thread,
             progress,
+            from_book: false,
             held: None,
             released: false,
         });
@@ -492,7 +584,12 @@ impl Session {
                 pv: best.into_iter().chain(ponder).collect(),
                 multipv: None,
             };
-            self.output.line(&info_line(&fields, numbering));
+            let mut line = info_line(&fields, numbering);
+            if running.from_book {
+                // Hosts ignore fields they do not know; ours says where the move came from.
+                line.push_str(" source=book");
+            }
+            self.output.line(&line);
         }
         self.output
             .line(&done_line(best.as_ref(), ponder.as_ref(), numbering));
@@ -500,6 +597,14 @@ impl Session {
 }
 
 /// Reads `pos pos=... moves=...` into a game; the error text says what was refused.
+/// A seed for a game's book choices, from the clock (games differ, runs are not repeated).
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
 fn build_game(position: &str, moves: &str, numbering: MoveNumbering) -> Result<Game, String> {
     let start = fen::parse_position(position).map_err(|why| format!("pos: {why}"))?;
     let mut game = Game::new(start);

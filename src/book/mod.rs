@@ -1,0 +1,211 @@
+//! The opening book: positions and their best moves found by our own searches, grown best-first
+//! from the start position and the ballots ([`build`]), stored in a checked file of our own
+//! ([`file`](mod@file)), and used in play with some variety ([`Book::choose`]).
+//!
+//! Uses rules, notation, game and the search (to build); hub, cli and analysis use the book.
+//! Floor 7 (see the crate documentation).
+
+pub mod build;
+pub mod file;
+
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use file::Entry;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The book shipped with the engine (built by `scripts/build-book`).
+static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
+
+/// Longest book file accepted (the shipped one is at most 8 MB).
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// A loaded book: entries sorted by position key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    entries: Vec<Entry>,
+}
+
+/// A book move chosen for a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move (legal in the position it was chosen for).
+    pub mv: Move,
+    /// Its backed-up value for the side to move, in hundredths of a man.
+    pub score: i16,
+    /// Plies of the book tree below it.
+    pub depth: u16,
+}
+
+impl Book {
+    /// A book from checked entries (sorted by key).
+    pub fn from_entries(mut entries: Vec<Entry>) -> Book {
+        entries.sort_by_key(|entry| entry.key);
+        Book { entries }
+    }
+
+    /// The book shipped with the engine, decoded once.
+    pub fn builtin() -> Arc<Book> {
+        static BUILTIN: OnceLock<Arc<Book>> = OnceLock::new();
+        Arc::clone(BUILTIN.get_or_init(|| {
+            // The shipped file is checked by the tests; a damaged one would mean no book.
+            Arc::new(
+                file::decode(BUILTIN_BYTES)
+                    .map(Book::from_entries)
+                    .unwrap_or_default(),
+            )
+        }))
+    }
+
+    /// Reads and checks the book file at `path`; the error names the file and the reason.
+    pub fn load(path: &Path) -> Result<Book, String> {
+        let cannot = |why: String| format!("book file '{}': {why}", path.display());
+        let metadata = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+        if metadata.len() > MAX_FILE_BYTES {
+            return Err(cannot(format!("larger than {MAX_FILE_BYTES} bytes")));
+        }
+        let bytes = std::fs::read(path).map_err(|e| cannot(e.to_string()))?;
+        file::decode(&bytes).map(Book::from_entries).map_err(cannot)
+    }
+
+    /// Entries in the book.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every entry, sorted by key.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The book moves of `position` that are legal there, best first.
+    pub fn moves(&self, position: &Position) -> Vec<BookMove> {
+        let key = position.key();
+        let start = self.entries.partition_point(|entry| entry.key < key);
+        let legal = movegen::legal_moves(position);
+        let mut moves: Vec<BookMove> = self.entries[start..]
+            .iter()
+            .take_while(|entry| entry.key == key)
+            // Keys can collide and files can lie: only a legal move is ever offered.
+            .filter(|entry| legal.contains(&entry.mv))
+            .map(|entry| BookMove {
+                mv: entry.mv,
+                score: entry.score,
+                depth: entry.depth,
+            })
+            .collect();
+        moves.sort_by_key(|candidate| std::cmp::Reverse(candidate.score));
+        moves
+    }
+
+    /// A move for `position`: the best book move with `variety` 0, else one drawn (by `seed`)
+    /// among the moves within `variety` hundredths of a man of the best. None out of book.
+    pub fn choose(&self, position: &Position, variety: u32, seed: u64) -> Option<BookMove> {
+        let moves = self.moves(position);
+        let best = moves.first()?.score;
+        let floor = i32::from(best) - variety as i32;
+        let close: Vec<&BookMove> = moves
+            .iter()
+            .filter(|candidate| i32::from(candidate.score) >= floor)
+            .collect();
+        let pick = (mix(seed ^ position.key()) % close.len() as u64) as usize;
+        close.get(pick).copied().copied()
+    }
+}
+
+/// SplitMix64's output function: spreads a seed over all 64 bits.
+fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movegen::legal_moves;
+    use crate::rules::square::Square;
+
+    fn start_book() -> Book {
+        let start = Position::start();
+        let entries = legal_moves(&start)
+            .into_iter()
+            .enumerate()
+            .map(|(i, mv)| Entry {
+                key: start.key(),
+                mv,
+                score: 20 - 5 * i as i16,
+                depth: 1,
+            })
+            .collect();
+        Book::from_entries(entries)
+    }
+
+    #[test]
+    fn variety_zero_plays_the_best_move_and_variety_widens_the_choice() {
+        let book = start_book();
+        let start = Position::start();
+        let best = book.moves(&start)[0];
+        for seed in 0..20 {
+            assert_eq!(book.choose(&start, 0, seed), Some(best));
+        }
+        // Within 10 hundredths: the three best moves, each drawn for some seed.
+        let mut seen: Vec<Move> = (0..200)
+            .filter_map(|seed| book.choose(&start, 10, seed))
+            .map(|chosen| chosen.mv)
+            .collect();
+        seen.sort_by_key(|mv| (mv.from.number(), mv.to.number()));
+        seen.dedup();
+        assert_eq!(seen.len(), 3);
+        assert!(
+            book.choose(&start.play(&best.mv), 10, 1).is_none(),
+            "out of book"
+        );
+    }
+
+    #[test]
+    fn an_illegal_book_move_is_never_offered() {
+        let start = Position::start();
+        let square = |n| Square::from_number(n).expect("a square");
+        // 22-18 is legal at the start; 32-1 never is; a capture that does not exist neither.
+        let legal = legal_moves(&start)[0];
+        let illegal = Move {
+            from: square(32),
+            to: square(1),
+            captured: crate::rules::bitboard::Bitboard::EMPTY,
+        };
+        let book = Book::from_entries(vec![
+            Entry {
+                key: start.key(),
+                mv: illegal,
+                score: 500,
+                depth: 9,
+            },
+            Entry {
+                key: start.key(),
+                mv: legal,
+                score: 0,
+                depth: 1,
+            },
+        ]);
+        let moves = book.moves(&start);
+        assert_eq!(moves.len(), 1);
+        for seed in 0..50 {
+            assert_eq!(book.choose(&start, 1000, seed).map(|m| m.mv), Some(legal));
+        }
+    }
+
+    #[test]
+    fn the_shipped_book_is_valid_and_covers_the_start() {
+        let decoded = file::decode(BUILTIN_BYTES).expect("the shipped book is valid");
+        assert!(!decoded.is_empty());
+        assert!(!Book::builtin().moves(&Position::start()).is_empty());
+    }
+}

@@ -1,0 +1,221 @@
+//! `onca book`: build a book, list a position's book moves, summarise a book.
+
+use crate::book::build::{self, SearchLimit, Settings};
+use crate::book::{file, Book};
+use crate::game::openings;
+use crate::notation::fen;
+use crate::rules::position::Position;
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Subcommand;
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The `onca book` subcommands, as parsed by clap in `src/main.rs`.
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Grow a book by best-first expansion from the start position and the ballots, scoring each
+    /// move with a search. Resumable: the state goes to OUT.state and a rerun with the same
+    /// settings continues; the result does not depend on the thread count. Progress and an
+    /// estimate of the time left go to stderr.
+    Build {
+        /// The book file to write (under a temporary name, then renamed).
+        #[arg(long)]
+        out: PathBuf,
+        /// Roots, comma-separated: `start`, `ballots` (the 342 ballot positions) or an opening
+        /// file (one move list or FEN per line).
+        #[arg(long, default_value = "start,ballots")]
+        from: String,
+        /// Positions to expand in all.
+        #[arg(long, default_value_t = 20_000)]
+        positions: usize,
+        /// Nodes per move search (default 20000 unless --depth is given).
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per move search, instead of --nodes.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Threads searching moves in parallel (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// Seed of the order among equally promising positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Positions expanded per round (part of the settings a resumed build must keep).
+        #[arg(long, default_value_t = 64)]
+        batch: usize,
+    },
+    /// List a position's book moves with their scores (in men, for the side to move) and the
+    /// plies of book below them.
+    Probe {
+        /// Position as FEN or Hub string (default: the start position).
+        #[arg(long, short)]
+        position: Option<String>,
+        /// Book file (default: the book shipped with the engine).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Print a book's size, positions, moves per position and depth distribution.
+    Stats {
+        /// Book file (default: the book shipped with the engine).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+}
+
+/// Runs one `onca book` subcommand.
+pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
+    match command {
+        BookCommand::Build {
+            out: path,
+            from,
+            positions,
+            nodes,
+            depth,
+            threads,
+            seed,
+            batch,
+        } => {
+            let limit = match (depth, nodes) {
+                (Some(depth), _) => SearchLimit::Depth(depth),
+                (None, nodes) => SearchLimit::Nodes(nodes.unwrap_or(20_000)),
+            };
+            let threads = threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |t| t as usize,
+            );
+            let settings = Settings {
+                positions,
+                limit,
+                threads,
+                seed,
+                batch,
+            };
+            build_book(&path, &from, &settings, out)
+        }
+        BookCommand::Probe { position, book } => {
+            let book = load(book.as_deref())?;
+            let position = match position {
+                Some(text) => fen::parse_position(&text).context("bad --position")?,
+                None => Position::start(),
+            };
+            let moves = book.moves(&position);
+            if moves.is_empty() {
+                writeln!(out, "not in the book")?;
+            }
+            for entry in moves {
+                writeln!(
+                    out,
+                    "{:<12} {:>7.2}  {} plies of book below",
+                    entry.mv.to_string(),
+                    f64::from(entry.score) / 100.0,
+                    entry.depth
+                )?;
+            }
+            Ok(())
+        }
+        BookCommand::Stats { book } => {
+            let book = load(book.as_deref())?;
+            write_stats(&book, out)
+        }
+    }
+}
+
+fn load(path: Option<&Path>) -> Result<Arc<Book>> {
+    match path {
+        Some(path) => Book::load(path).map(Arc::new).map_err(|why| anyhow!(why)),
+        None => Ok(Book::builtin()),
+    }
+}
+
+/// The roots named by `--from`.
+fn roots(from: &str) -> Result<Vec<Position>> {
+    let mut roots = Vec::new();
+    let mut seen = HashSet::new();
+    for spec in from.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let openings = openings::load(spec).map_err(|e| anyhow!("--from: {e}"))?;
+        for opening in openings {
+            let position = *opening.game().current();
+            if seen.insert(position.key()) {
+                roots.push(position);
+            }
+        }
+    }
+    if roots.is_empty() {
+        bail!("--from names no positions");
+    }
+    Ok(roots)
+}
+
+fn build_book(path: &Path, from: &str, settings: &Settings, out: &mut impl Write) -> Result<()> {
+    let roots = roots(from)?;
+    let mut state = path.as_os_str().to_owned();
+    state.push(".state");
+    let state = PathBuf::from(state);
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(settings.positions as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "book {bar:30} {pos}/{len} positions, {elapsed} elapsed, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    let started = std::time::Instant::now();
+    let mut first = None;
+    let mut entries = build::build(&roots, settings, &state, &mut |expanded| {
+        let done = *first.get_or_insert(expanded);
+        // The ETA counts only this run's work, not positions read back from the state file.
+        if expanded == done {
+            bar.set_position(expanded as u64);
+            bar.reset_eta();
+        } else {
+            bar.set_position(expanded as u64);
+        }
+    })?;
+    bar.finish_and_clear();
+    let bytes = file::encode(&mut entries);
+    file::write_atomically(path, &bytes)
+        .with_context(|| format!("cannot write the book {}", path.display()))?;
+    let book = Book::from_entries(entries);
+    writeln!(
+        out,
+        "wrote {} ({} bytes) from {} roots in {:.1} s",
+        path.display(),
+        bytes.len(),
+        roots.len(),
+        started.elapsed().as_secs_f64()
+    )?;
+    write_stats(&book, out)
+}
+
+/// Size, positions, moves per position and the depth distribution of the best moves.
+fn write_stats(book: &Book, out: &mut impl Write) -> Result<()> {
+    let entries = book.entries();
+    let mut positions: BTreeMap<u64, (usize, u16)> = BTreeMap::new();
+    for entry in entries {
+        let slot = positions.entry(entry.key).or_insert((0, 0));
+        slot.0 += 1;
+        slot.1 = slot.1.max(entry.depth);
+    }
+    writeln!(
+        out,
+        "{} entries ({} bytes), {} positions, {:.2} moves per position",
+        entries.len(),
+        file::HEADER_BYTES + entries.len() * file::ENTRY_BYTES,
+        positions.len(),
+        entries.len() as f64 / positions.len().max(1) as f64
+    )?;
+    let start = book.moves(&Position::start());
+    writeln!(out, "start position: {} book moves", start.len())?;
+    let mut by_depth: BTreeMap<u16, usize> = BTreeMap::new();
+    for &(_, depth) in positions.values() {
+        *by_depth.entry(depth).or_default() += 1;
+    }
+    writeln!(out, "positions by plies of book below them:")?;
+    for (depth, count) in by_depth {
+        writeln!(out, "  {depth:>3}: {count}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,275 @@
+//! The opening book against the real binary: building (deterministic, the same with any thread
+//! count, resumable), probing, damaged files refused with the engine still playing, and the book
+//! in Hub play (game play only, never analysis; pondering after a book move; switched off by
+//! parameters).
+
+mod hub_support;
+
+use hub_support::{check_search, field, run_onca, Engine};
+use onca::book::file::{self, Entry};
+use onca::book::Book;
+use onca::rules::bitboard::Bitboard;
+use onca::rules::moves::Move;
+use onca::rules::position::Position;
+use onca::rules::square::Square;
+use std::path::{Path, PathBuf};
+
+/// A path under the system temporary directory for this test process.
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("onca-book-{}-{name}", std::process::id()))
+}
+
+/// Builds a small book of the start position (depth-2 searches) into `out`; returns stdout.
+fn build(out: &Path, positions: usize, threads: u32) -> String {
+    let (code, stdout, stderr) = run_onca(&[
+        "book",
+        "build",
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+        "--from",
+        "start",
+        "--positions",
+        &positions.to_string(),
+        "--depth",
+        "2",
+        "--batch",
+        "4",
+        "--threads",
+        &threads.to_string(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+/// The position count of `onca book stats` output (`... bytes), N positions, ...`).
+fn positions(stats: &str) -> usize {
+    stats
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" positions"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no position count in {stats}"))
+}
+
+fn remove(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let mut state = path.as_os_str().to_owned();
+    state.push(".state");
+    let _ = std::fs::remove_file(PathBuf::from(state));
+}
+
+#[test]
+fn builds_are_deterministic_across_thread_counts_and_resume_where_they_stopped() {
+    let one = temp("one.book");
+    let two = temp("two.book");
+    let resumed = temp("resumed.book");
+    // Whole rounds of up to four, so at least the number asked for.
+    let stats = build(&one, 24, 1);
+    assert!(positions(&stats) >= 24, "{stats}");
+    build(&two, 24, 2);
+    // Stopped after 12 positions, then run again to 24.
+    build(&resumed, 12, 1);
+    build(&resumed, 24, 2);
+    let bytes = |path: &Path| std::fs::read(path).expect("the book file");
+    assert!(bytes(&one) == bytes(&two), "one and two threads differ");
+    assert!(bytes(&one) == bytes(&resumed), "the resumed build differs");
+    let book = Book::load(&one).expect("a valid book");
+    assert!(book.moves(&Position::start()).len() >= 3);
+    for path in [&one, &two, &resumed] {
+        remove(path);
+    }
+}
+
+#[test]
+fn probe_and_stats_show_the_book() {
+    let path = temp("probe.book");
+    build(&path, 8, 1);
+    let text = path.to_str().expect("UTF-8");
+    let (code, stdout, _) = run_onca(&["book", "probe", "--book", text]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.len() >= 3, "{stdout}");
+    assert!(lines[0].contains("plies of book below"), "{stdout}");
+    let (code, stdout, _) = run_onca(&["book", "probe", "--book", text, "-p", "W:W32:B1"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.trim(), "not in the book");
+    let (code, stdout, _) = run_onca(&["book", "stats", "--book", text]);
+    assert_eq!(code, 0);
+    assert!(positions(&stdout) >= 8, "{stdout}");
+    assert!(
+        stdout.contains("positions by plies of book below them"),
+        "{stdout}"
+    );
+    // The shipped book covers the start position and every ballot.
+    let (code, stdout, _) = run_onca(&["book", "stats"]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("start position: 0 book moves"), "{stdout}");
+    let builtin = Book::builtin();
+    for opening in onca::game::openings::load("ballots").expect("ballots") {
+        let position = *opening.game().current();
+        assert!(
+            !builtin.moves(&position).is_empty(),
+            "ballot {} not in the book",
+            opening.label
+        );
+    }
+    remove(&path);
+}
+
+#[test]
+fn damaged_books_are_refused_by_name_and_the_engine_plays_on() {
+    let path = temp("damaged.book");
+    build(&path, 8, 1);
+    let mut bytes = std::fs::read(&path).expect("the book");
+    let truncated = temp("truncated.book");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 7]).expect("written");
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x40;
+    let corrupted = temp("corrupted.book");
+    std::fs::write(&corrupted, &bytes).expect("written");
+    for (file, why) in [(&truncated, "truncated"), (&corrupted, "checksum")] {
+        let name = file.to_str().expect("UTF-8");
+        let (code, _, stderr) = run_onca(&["book", "stats", "--book", name]);
+        assert_ne!(code, 0, "{stderr}");
+        assert!(stderr.contains(name) && stderr.contains(why), "{stderr}");
+        let mut engine = Engine::start();
+        engine.handshake();
+        engine.send(&format!("set-param name=book value=\"{name}\""));
+        let error = engine.expect("error");
+        assert!(
+            error.contains(why) && error.contains("book unchanged"),
+            "{error}"
+        );
+        engine.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        engine.send("level depth=3");
+        engine.send("go think");
+        let search = engine.search_result();
+        check_search(&search, &Position::start());
+    }
+    for path in [&path, &truncated, &corrupted] {
+        remove(path);
+    }
+}
+
+/// A book that lists only an illegal move and one legal move for the start position, the
+/// illegal one scored far better.
+fn lying_book(path: &Path) -> Move {
+    let start = Position::start();
+    let square = |n| Square::from_number(n).expect("a square");
+    let legal = onca::rules::movegen::legal_moves(&start)[2];
+    let mut entries = vec![
+        Entry {
+            key: start.key(),
+            mv: Move {
+                from: square(32),
+                to: square(1),
+                captured: Bitboard::EMPTY,
+            },
+            score: 900,
+            depth: 9,
+        },
+        Entry {
+            key: start.key(),
+            mv: legal,
+            score: -10,
+            depth: 1,
+        },
+    ];
+    std::fs::write(path, file::encode(&mut entries)).expect("written");
+    legal
+}
+
+#[test]
+fn hub_play_uses_the_book_in_games_only() {
+    let path = temp("hub.book");
+    let legal = lying_book(&path);
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send(&format!("set-param name=book value=\"{}\"", path.display()));
+    engine.send("set-param name=book-variety value=1000");
+    engine.barrier();
+    let start_pos = "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+    // Game play: the only legal book move, at once, marked as a book move.
+    engine.send(start_pos);
+    engine.send("level move-time=5");
+    engine.send("go think");
+    let search = engine.search_result();
+    assert_eq!(check_search(&search, &Position::start()), legal);
+    let info = search.infos.last().expect("an info line");
+    assert!(info.ends_with("source=book"), "{info}");
+    assert_eq!(field(info, "nodes").as_deref(), Some("0"));
+    // Analysis and infinite searches ignore the book.
+    engine.send(start_pos);
+    engine.send("level depth=3");
+    engine.send("go analyze");
+    let search = engine.search_result();
+    assert!(search
+        .infos
+        .iter()
+        .all(|line| !line.contains("source=book")));
+    // book-plies 0 and an empty book switch it off.
+    engine.send("set-param name=book-plies value=0");
+    engine.send(start_pos);
+    engine.send("level depth=3");
+    engine.send("go think");
+    let search = engine.search_result();
+    assert!(search
+        .infos
+        .iter()
+        .all(|line| !line.contains("source=book")));
+    engine.send("set-param name=book-plies value=40");
+    engine.send("set-param name=book value=\"\"");
+    engine.send(start_pos);
+    engine.send("level depth=3");
+    engine.send("go think");
+    let search = engine.search_result();
+    assert!(search
+        .infos
+        .iter()
+        .all(|line| !line.contains("source=book")));
+    remove(&path);
+}
+
+#[test]
+fn pondering_on_a_book_position_waits_for_the_hit() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    // The shipped book: after 22-18 (hub numbering) Black's reply is in the book.
+    engine.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18\"");
+    engine.send("level move-time=1");
+    engine.send("go ponder");
+    // Nothing may come before the hit: `ping` is answered at once.
+    engine.barrier();
+    engine.send("ponder-hit");
+    let search = engine.search_result();
+    let after = Position::start().play(
+        &onca::rules::moves::find_hub_move(
+            &onca::rules::movegen::legal_moves(&Position::start()),
+            "22-18",
+        )
+        .expect("legal"),
+    );
+    check_search(&search, &after);
+    assert!(search
+        .infos
+        .last()
+        .is_some_and(|line| line.ends_with("source=book")));
+    // The engine goes on normally.
+    engine.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    engine.send("level depth=2");
+    engine.send("go analyze");
+    check_search(&engine.search_result(), &Position::start());
+}
+
+#[test]
+fn analyze_lists_the_book_moves_of_a_book_position() {
+    let (code, stdout, stderr) = run_onca(&["analyze", "--depth", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("book: "))
+        .unwrap_or_else(|| panic!("no book line in {stdout}"));
+    assert!(line.contains("plies)"), "{line}");
+    let (code, stdout, _) = run_onca(&["analyze", "--depth", "2", "--book", ""]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("book: "), "{stdout}");
+}
