@@ -165,17 +165,33 @@ fn lying_book(path: &Path) -> Move {
                 captured: Bitboard::EMPTY,
             },
             score: 900,
-            depth: 9,
+            depth: 99,
         },
         Entry {
             key: start.key(),
             mv: legal,
             score: -10,
-            depth: 1,
+            depth: onca::book::MIN_PLAYED_DEPTH,
         },
     ];
     std::fs::write(path, file::encode(&mut entries)).expect("written");
     legal
+}
+
+const START_POS: &str = "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+
+/// Searches the start position with `go` (`think` or `analyze`) to `depth` and returns whether
+/// the answer came from the book.
+fn from_book(engine: &mut Engine, go: &str, depth: u32) -> bool {
+    engine.send(START_POS);
+    engine.send(&format!("level depth={depth}"));
+    engine.send(&format!("go {go}"));
+    let search = engine.search_result();
+    check_search(&search, &Position::start());
+    search
+        .infos
+        .iter()
+        .any(|line| line.ends_with("source=book"))
 }
 
 #[test]
@@ -187,9 +203,8 @@ fn hub_play_uses_the_book_in_games_only() {
     engine.send(&format!("set-param name=book value=\"{}\"", path.display()));
     engine.send("set-param name=book-variety value=1000");
     engine.barrier();
-    let start_pos = "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
     // Game play: the only legal book move, at once, marked as a book move.
-    engine.send(start_pos);
+    engine.send(START_POS);
     engine.send("level move-time=5");
     engine.send("go think");
     let search = engine.search_result();
@@ -198,34 +213,14 @@ fn hub_play_uses_the_book_in_games_only() {
     assert!(info.ends_with("source=book"), "{info}");
     assert_eq!(field(info, "nodes").as_deref(), Some("0"));
     // Analysis and infinite searches ignore the book.
-    engine.send(start_pos);
-    engine.send("level depth=3");
-    engine.send("go analyze");
-    let search = engine.search_result();
-    assert!(search
-        .infos
-        .iter()
-        .all(|line| !line.contains("source=book")));
+    assert!(!from_book(&mut engine, "analyze", 3));
     // book-plies 0 and an empty book switch it off.
     engine.send("set-param name=book-plies value=0");
-    engine.send(start_pos);
-    engine.send("level depth=3");
-    engine.send("go think");
-    let search = engine.search_result();
-    assert!(search
-        .infos
-        .iter()
-        .all(|line| !line.contains("source=book")));
+    assert!(!from_book(&mut engine, "think", 3));
     engine.send("set-param name=book-plies value=40");
+    assert!(from_book(&mut engine, "think", 3));
     engine.send("set-param name=book value=\"\"");
-    engine.send(start_pos);
-    engine.send("level depth=3");
-    engine.send("go think");
-    let search = engine.search_result();
-    assert!(search
-        .infos
-        .iter()
-        .all(|line| !line.contains("source=book")));
+    assert!(!from_book(&mut engine, "think", 3));
     remove(&path);
 }
 
@@ -233,7 +228,8 @@ fn hub_play_uses_the_book_in_games_only() {
 fn pondering_on_a_book_position_waits_for_the_hit() {
     let mut engine = Engine::start();
     engine.handshake();
-    // The shipped book: after 22-18 (hub numbering) Black's reply is in the book.
+    // The shipped book (off by default): after 22-18 (hub numbering) Black's reply is in it.
+    engine.send("set-param name=book value=builtin");
     engine.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18\"");
     engine.send("level move-time=1");
     engine.send("go ponder");
@@ -272,4 +268,16 @@ fn analyze_lists_the_book_moves_of_a_book_position() {
     let (code, stdout, _) = run_onca(&["analyze", "--depth", "2", "--book", ""]);
     assert_eq!(code, 0);
     assert!(!stdout.contains("book: "), "{stdout}");
+}
+
+#[test]
+fn the_book_is_off_by_default_and_the_shipped_one_can_be_chosen() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let declaration = engine.expect("param name=book ");
+    assert_eq!(declaration, "param name=book value=\"\" type=string");
+    engine.expect("wait");
+    assert!(!from_book(&mut engine, "think", 2));
+    engine.send("set-param name=book value=builtin");
+    assert!(from_book(&mut engine, "think", 2));
 }

@@ -18,6 +18,11 @@ use std::sync::{Arc, OnceLock};
 /// The book shipped with the engine (built by `scripts/build-book`).
 static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
 
+/// Plies of book a move needs below it to be played from the book: its score is then backed up
+/// from a tree of searches, not taken from one search near the book's edge (which a search in
+/// the game, given its own time, does better).
+pub const MIN_PLAYED_DEPTH: u16 = 4;
+
 /// Longest book file accepted (the shipped one is at most 8 MB).
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
@@ -104,10 +109,12 @@ impl Book {
         moves
     }
 
-    /// A move for `position`: the best book move with `variety` 0, else one drawn (by `seed`)
-    /// among the moves within `variety` hundredths of a man of the best. None out of book.
+    /// A move to play in `position`, among the book moves with at least [`MIN_PLAYED_DEPTH`]
+    /// plies of book below them: the best with `variety` 0, else one drawn (by `seed`) among
+    /// those within `variety` hundredths of a man of the best. None when there is none.
     pub fn choose(&self, position: &Position, variety: u32, seed: u64) -> Option<BookMove> {
-        let moves = self.moves(position);
+        let mut moves = self.moves(position);
+        moves.retain(|candidate| candidate.depth >= MIN_PLAYED_DEPTH);
         let best = moves.first()?.score;
         let floor = i32::from(best) - variety as i32;
         let close: Vec<&BookMove> = moves
@@ -142,7 +149,7 @@ mod tests {
                 key: start.key(),
                 mv,
                 score: 20 - 5 * i as i16,
-                depth: 1,
+                depth: MIN_PLAYED_DEPTH,
             })
             .collect();
         Book::from_entries(entries)
@@ -171,6 +178,26 @@ mod tests {
     }
 
     #[test]
+    fn moves_near_the_edge_of_the_book_are_left_to_the_search() {
+        let start = Position::start();
+        let legal = legal_moves(&start);
+        let entry = |mv, score, depth| Entry {
+            key: start.key(),
+            mv,
+            score,
+            depth,
+        };
+        // The best-scored move has only one search below it: the deeper one is played.
+        let book = Book::from_entries(vec![
+            entry(legal[0], 50, MIN_PLAYED_DEPTH - 1),
+            entry(legal[1], 0, MIN_PLAYED_DEPTH),
+        ]);
+        assert_eq!(book.choose(&start, 0, 3).map(|m| m.mv), Some(legal[1]));
+        let shallow = Book::from_entries(vec![entry(legal[0], 50, 0)]);
+        assert_eq!(shallow.choose(&start, 100, 3), None);
+    }
+
+    #[test]
     fn an_illegal_book_move_is_never_offered() {
         let start = Position::start();
         let square = |n| Square::from_number(n).expect("a square");
@@ -192,7 +219,7 @@ mod tests {
                 key: start.key(),
                 mv: legal,
                 score: 0,
-                depth: 1,
+                depth: MIN_PLAYED_DEPTH,
             },
         ]);
         let moves = book.moves(&start);

@@ -35,7 +35,7 @@ pub const EGTB_PATH: &str = "egtb-path";
 pub const WEIGHTS: &str = "weights";
 
 /// The parameter naming the opening book file (handled by the session, which owns the loaded
-/// book): [`BUILTIN_BOOK`] for the book shipped with the engine, empty for none.
+/// book): [`BUILTIN_BOOK`] for the book shipped with the engine, empty for none (the default).
 pub const BOOK: &str = "book";
 /// The `book` value that selects the book shipped with the engine (the default).
 pub const BUILTIN_BOOK: &str = "builtin";
@@ -90,7 +90,7 @@ impl Default for Params {
             numbering: MoveNumbering::Standard,
             multipv: search.multipv,
             skill: FULL_SKILL,
-            book_variety: 4,
+            book_variety: 10,
             book_plies: 40,
         }
     }

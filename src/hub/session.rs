@@ -117,7 +117,9 @@ impl Session {
             tablebases: Arc::new(Tablebases::empty()),
             weights_path: String::new(),
             weights: None,
-            book_name: BUILTIN_BOOK.to_string(),
+            // Off until a book is proven not to cost strength from the start position (the
+            // shipped one does: README.md, Opening book).
+            book_name: String::new(),
             loaded_book: None,
             game_seed: fresh_seed(),
         }
