@@ -185,6 +185,15 @@ fn run(command: Command) -> Result<()> {
     Ok(())
 }
 
+/// Whether `error` comes from writing to a standard output whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> ExitCode {
     // Silent unless RUST_LOG asks: Hub hosts may read our stderr as protocol output.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
@@ -202,6 +211,9 @@ fn main() -> ExitCode {
     };
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped listening (`onca book stats | head`): as for any Unix filter, that
+        // is not an error of ours.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("onca: {error:#}");
             ExitCode::from(2)

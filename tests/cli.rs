@@ -121,3 +121,18 @@ fn eval_total_follows_the_side_to_move() {
     assert_eq!(total(&white), -total(&black));
     assert!(!onca(&["eval", "--position", "nonsense"]).status.success());
 }
+
+#[test]
+fn a_reader_that_stops_listening_is_not_an_error() {
+    // Like `onca book stats | head -1` with head gone before the first line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_onca"))
+        .args(["book", "stats"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("onca runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("onca ends");
+    assert!(output.status.success(), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
