@@ -126,12 +126,9 @@ impl Book {
     }
 }
 
-/// SplitMix64's output function: spreads a seed over all 64 bits.
+/// Spreads a seed over all 64 bits (SplitMix64's output for it).
 fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::rules::zobrist::splitmix64(seed).1
 }
 
 #[cfg(test)]

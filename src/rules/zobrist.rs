@@ -7,7 +7,8 @@
 /// Keys are indexed by padded bit index (see [`crate::rules::bitboard`]), so no conversion is needed.
 const BITS: usize = 35;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
+/// One step of SplitMix64: the next state and its output (also the project's seed mixer).
+pub const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
