@@ -13,7 +13,8 @@
 //! | 6 | [`search`] | the search API, threads, table, ordering, time |
 //! | 7 | [`book`] | the opening book: building it with our search, its file, choosing moves |
 //! | 8 | [`hub`], [`arena`], [`analysis`] | the Hub protocol (engine side); driving other engines in matches; reviewing games with our search |
-//! | 9 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
+//! | 9 | [`serve`] | the board in the browser: an HTTP server with a JSON API and an embedded page |
+//! | 10 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |
 
 #![warn(missing_docs)]
 
@@ -28,3 +29,4 @@ pub mod hub;
 pub mod notation;
 pub mod rules;
 pub mod search;
+pub mod serve;

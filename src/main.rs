@@ -104,6 +104,9 @@ enum Command {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
     },
+    /// A board in the browser: play against the engine, analyse, import and review PDN games.
+    /// Serves a page on http://127.0.0.1:8080 (only this machine) until ended with Ctrl-C.
+    Serve(onca::cli::serve::ServeArgs),
     /// The opening book: build one from our own searches, list a position's book moves, or
     /// summarise a book.
     Book {
@@ -163,6 +166,7 @@ fn run(command: Command) -> Result<()> {
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
         Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
         Command::Book { command } => onca::cli::book::run(command, &mut out)?,
+        Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
         Command::Eval { position, weights } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {

@@ -57,6 +57,19 @@ pub enum MoveClass {
     Blunder,
 }
 
+impl MoveClass {
+    /// The class in one lower-case word (`best`, `good`, `inaccuracy`, `mistake`, `blunder`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveClass::Best => "best",
+            MoveClass::Good => "good",
+            MoveClass::Inaccuracy => "inaccuracy",
+            MoveClass::Mistake => "mistake",
+            MoveClass::Blunder => "blunder",
+        }
+    }
+}
+
 /// A move that changed a forced result, judged from win-by-distance and table scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flag {

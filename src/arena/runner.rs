@@ -426,11 +426,8 @@ pub fn shuffled_order(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut state = seed;
     for i in (1..n).rev() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        let (next, z) = crate::rules::zobrist::splitmix64(state);
+        state = next;
         let j = (z % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }

@@ -217,16 +217,6 @@ fn nag(ply: &PlyReview) -> Option<&'static str> {
     }
 }
 
-fn class_name(class: MoveClass) -> &'static str {
-    match class {
-        MoveClass::Best => "best",
-        MoveClass::Good => "good",
-        MoveClass::Inaccuracy => "inaccuracy",
-        MoveClass::Mistake => "mistake",
-        MoveClass::Blunder => "blunder",
-    }
-}
-
 /// What a flagged or classed move did, in words, with the better move (its value from White's
 /// view).
 fn verdict(ply: &PlyReview, position: &Position, notation: SquareNotation) -> Option<String> {
@@ -244,7 +234,7 @@ fn verdict(ply: &PlyReview, position: &Position, notation: SquareNotation) -> Op
         }
         (None, MoveClass::Inaccuracy | MoveClass::Mistake | MoveClass::Blunder) => Some(format!(
             "{}, loses {:.2}; best {best} ({best_value})",
-            class_name(ply.class),
+            ply.class.name(),
             ply.loss
         )),
         (None, MoveClass::Best) if ply.only_move => Some("the only move that holds".into()),

@@ -1,8 +1,8 @@
 //! The subcommands of the `onca` command line that need more than a few lines: [`analyze`]
 //! (`onca analyze`, `onca bench` output), [`game_analysis`] (`onca analyze --pdn`, with its
 //! graphs drawn by [`eval_graph`]), [`match_command`] (`onca match`, printing through
-//! [`match_report`]) and [`egtb`]
-//! (`onca egtb ...`), and the `--pdn-notation` option they share ([`notation_arg`]). `src/main.rs` parses the arguments and calls these.
+//! [`match_report`]), [`egtb`]
+//! (`onca egtb ...`), [`serve`] (`onca serve`), and the `--pdn-notation` option they share ([`notation_arg`]). `src/main.rs` parses the arguments and calls these.
 //!
 //! The top floor: may use every other module.
 
@@ -14,3 +14,4 @@ pub mod game_analysis;
 pub mod match_command;
 pub mod match_report;
 pub mod notation_arg;
+pub mod serve;

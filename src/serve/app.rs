@@ -1,0 +1,160 @@
+//! The server: its settings ([`ServeConfig`]), the state every request shares ([`AppState`]),
+//! the routes ([`router`]) and [`serve`], which binds, announces the address and answers until the
+//! process ends.
+
+use crate::book::Book;
+use crate::egtb::Tablebases;
+use crate::serve::assets::ASSETS;
+use crate::serve::budget::Budget;
+use crate::serve::guard::{check_host, AllowedHosts, ApiError, MAX_BODY_BYTES};
+use crate::serve::{game_api, pdn_api, review_api, search_api};
+use anyhow::{Context, Result};
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{middleware, Router};
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The port served when none is given.
+pub const DEFAULT_PORT: u16 = 8080;
+
+/// How to serve.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The address to listen on (127.0.0.1 unless the user asks for another).
+    pub host: IpAddr,
+    /// The port (0: any free port, announced on start).
+    pub port: u16,
+    /// Search threads over all searches together.
+    pub threads: usize,
+    /// Transposition table of each searcher, in megabytes.
+    pub hash_mb: usize,
+    /// Endgame databases to probe.
+    pub egtb: Option<PathBuf>,
+    /// Opening book for play (`builtin` for the shipped one).
+    pub book: Option<PathBuf>,
+    /// Open the page in the desktop's browser once listening.
+    pub open: bool,
+    /// More host names (without port) the Host check lets through.
+    pub allow_hosts: Vec<String>,
+}
+
+/// What every request shares: the search resources and the book.
+#[derive(Clone)]
+pub struct AppState {
+    /// Threads and searchers.
+    pub budget: Arc<Budget>,
+    /// The book play searches take their moves from, if any.
+    pub book: Option<Arc<Book>>,
+}
+
+impl AppState {
+    /// The state for `threads` search threads with `hash_mb` tables, `tablebases` and `book`.
+    pub fn new(
+        threads: usize,
+        hash_mb: usize,
+        tablebases: Arc<Tablebases>,
+        book: Option<Arc<Book>>,
+    ) -> AppState {
+        AppState {
+            budget: Budget::new(threads, hash_mb, tablebases),
+            book,
+        }
+    }
+}
+
+/// Every route, behind the Host check and the body limit.
+pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
+    let mut router = Router::new()
+        .route("/api/board", get(game_api::board))
+        .route("/api/game", post(game_api::game))
+        .route("/api/search", post(search_api::search))
+        .route("/api/review", post(review_api::review))
+        .route("/api/pdn/import", post(pdn_api::import))
+        .route("/api/pdn/export", post(pdn_api::export));
+    for asset in &ASSETS {
+        router = router.route(asset.path, get(move || async move { asset.response() }));
+    }
+    router
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(allowed, check_host))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such page or API")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this method is not allowed here",
+    )
+}
+
+/// Loads what `config` names, binds, writes the address to `out` and serves until the process
+/// is ended. A missing book or database, or a port in use, is an error before anything is served.
+pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
+    let tablebases = match &config.egtb {
+        Some(dir) => Tablebases::load(dir).with_context(|| format!("--egtb {}", dir.display()))?,
+        None => Tablebases::empty(),
+    };
+    let book = match &config.book {
+        Some(path) if path.as_os_str() == "builtin" => Some(Book::builtin()),
+        Some(path) => {
+            Some(Arc::new(Book::load(path).map_err(|why| {
+                anyhow::anyhow!("--book {}: {why}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let listener = std::net::TcpListener::bind((config.host, config.port))
+        .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;
+    listener
+        .set_nonblocking(true)
+        .context("cannot make the socket non-blocking")?;
+    let port = listener.local_addr().context("no local address")?.port();
+    let shown_host = if config.host.is_unspecified() {
+        "127.0.0.1".to_string()
+    } else if config.host.is_ipv6() {
+        format!("[{}]", config.host)
+    } else {
+        config.host.to_string()
+    };
+    let url = format!("http://{shown_host}:{port}/");
+    let allowed = AllowedHosts::for_address(&config.host.to_string(), port, &config.allow_hosts);
+    if !config.host.is_loopback() {
+        eprintln!(
+            "WARNING: onca serve listens on {}:{port}, not only on this machine: anyone who can \
+             reach it can use the engine. Host names accepted: {}.",
+            config.host,
+            allowed.0.join(", ")
+        );
+    }
+    writeln!(out, "Onça board at {url} (Ctrl-C to stop)")?;
+    out.flush()?;
+    if config.open {
+        if let Err(why) = std::process::Command::new("xdg-open").arg(&url).spawn() {
+            eprintln!("onca serve: cannot open a browser ({why}); open {url} yourself");
+        }
+    }
+    let state = AppState::new(config.threads, config.hash_mb, Arc::new(tablebases), book);
+    let app = router(state, allowed);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::from_std(listener).context("cannot use the socket")?;
+        axum::serve(listener, app)
+            .await
+            .context("the server failed")
+    })
+}
