@@ -6,7 +6,11 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
+use onca::book::file::Entry;
+use onca::book::Book;
 use onca::egtb::Tablebases;
+use onca::rules::movegen;
+use onca::rules::position::Position;
 use onca::serve::app::{router, AppState};
 use onca::serve::guard::AllowedHosts;
 use serde_json::Value;
@@ -359,6 +363,39 @@ async fn closing_the_stream_stops_the_search_and_frees_its_threads() {
     .await;
     assert_eq!(events.last().map(|(name, _)| name.as_str()), Some("done"));
     wait_for_free_threads(&state, 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
+    let start = Position::start();
+    let book_move = movegen::legal_moves(&start)
+        .into_iter()
+        .find(|mv| mv.hub() == "24-20")
+        .expect("24-20 is legal at the start");
+    let book = Book::from_entries(vec![Entry {
+        key: start.key(),
+        mv: book_move,
+        score: 5,
+        depth: 10,
+    }]);
+    let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), Some(Arc::new(book)));
+    let events = stream(
+        app(&state),
+        post("/api/search", r#"{"mode": "play", "movetime_ms": 5000}"#),
+    )
+    .await;
+    let (_, done) = events.last().expect("events");
+    assert_eq!(
+        (done["best"].as_str(), done["source"].as_str()),
+        (Some("24-20"), Some("book"))
+    );
+    let events = stream(
+        app(&state),
+        post("/api/search", r#"{"mode": "analyze", "depth": 3}"#),
+    )
+    .await;
+    let (_, done) = events.last().expect("events");
+    assert_eq!(done["source"], "search");
 }
 
 #[tokio::test]
