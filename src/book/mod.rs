@@ -8,9 +8,11 @@
 pub mod build;
 pub mod file;
 
+use crate::eval::score::Score;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::control::SearchResult;
 use file::Entry;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -22,6 +24,20 @@ static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
 /// from a tree of searches, not taken from one search near the book's edge (which a search in
 /// the game, given its own time, does better).
 pub const MIN_PLAYED_DEPTH: u16 = 4;
+
+/// The default variety of play (hundredths of a man; Hub `book-variety`, the browser board).
+pub const DEFAULT_VARIETY: u32 = 10;
+
+/// The default last ply played from the book (Hub `book-plies`, the browser board).
+pub const DEFAULT_PLIES: u32 = 40;
+
+/// A seed for one game's book choices, from the clock: games differ, runs are not repeated.
+pub fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_nanos() as u64)
+        .unwrap_or(0)
+}
 
 /// Longest book file accepted (the shipped one is at most 8 MB).
 const MAX_FILE_BYTES: u64 = 256 << 20;
@@ -123,6 +139,24 @@ impl Book {
             .collect();
         let pick = (mix(seed ^ position.key()) % close.len() as u64) as usize;
         close.get(pick).copied().copied()
+    }
+
+    /// The book's answer in `position` as a finished search: a move drawn by [`Book::choose`],
+    /// its score and plies of book as score and depth, and the book's best reply as the ponder
+    /// move. None when the position has no playable book move.
+    pub fn answer(&self, position: &Position, variety: u32, seed: u64) -> Option<SearchResult> {
+        let chosen = self.choose(position, variety, seed)?;
+        let ponder = self
+            .choose(&position.play(&chosen.mv), 0, 0)
+            .map(|reply| reply.mv);
+        Some(SearchResult {
+            best: Some(chosen.mv),
+            ponder,
+            score: Score(i32::from(chosen.score)),
+            depth: u32::from(chosen.depth),
+            nodes: 0,
+            tbhits: 0,
+        })
     }
 }
 

@@ -23,8 +23,7 @@ pub const MAX_MULTIPV: usize = 32;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
 /// Bytes per transposition-table entry (two 64-bit words in [`crate::search::tt`]), for `tt-size`.
 pub const TT_ENTRY_BYTES: usize = 16;
-/// `skill` at this value is full strength; lower values play weaker.
-pub const FULL_SKILL: u32 = 20;
+pub use crate::search::control::FULL_SKILL;
 
 /// The parameter naming the endgame database directory (handled by the session, which owns the
 /// loaded tables; empty = none).
@@ -90,8 +89,8 @@ impl Default for Params {
             numbering: MoveNumbering::Standard,
             multipv: search.multipv,
             skill: FULL_SKILL,
-            book_variety: 10,
-            book_plies: 40,
+            book_variety: crate::book::DEFAULT_VARIETY,
+            book_plies: crate::book::DEFAULT_PLIES,
         }
     }
 }

@@ -29,7 +29,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::control::{Report, SearchControl, SearchResult};
 use crate::search::limits::{Clock, Limits};
-use crate::search::searcher::Searcher;
+use crate::search::searcher::{Searcher, SEARCH_STACK_BYTES};
 use crossbeam::channel::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -48,9 +48,6 @@ pub enum Incoming {
 
 /// Progress lines are written at most this often (the last one of a search is always written).
 const INFO_INTERVAL: Duration = Duration::from_millis(200);
-
-/// Stack for the search thread: the search recurses once per ply.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// The session state between and during searches.
 pub struct Session {
@@ -121,7 +118,7 @@ impl Session {
             // shipped one does: README.md, Opening book).
             book_name: String::new(),
             loaded_book: None,
-            game_seed: fresh_seed(),
+            game_seed: crate::book::fresh_seed(),
         }
     }
 
@@ -218,7 +215,7 @@ impl Session {
                 if let Some(searcher) = self.searcher.as_mut() {
                     searcher.clear();
                 }
-                self.game_seed = fresh_seed();
+                self.game_seed = crate::book::fresh_seed();
             }
             Command::Pos { position, moves } => {
                 self.level = Level::default();
@@ -357,20 +354,8 @@ impl Session {
         {
             return None;
         }
-        let book = self.book()?;
-        let root = game.current();
-        let chosen = book.choose(root, self.params.book_variety, self.game_seed)?;
-        let ponder = book
-            .choose(&root.play(&chosen.mv), 0, 0)
-            .map(|reply| reply.mv);
-        Some(SearchResult {
-            best: Some(chosen.mv),
-            ponder,
-            score: crate::eval::score::Score(i32::from(chosen.score)),
-            depth: u32::from(chosen.depth),
-            nodes: 0,
-            tbhits: 0,
-        })
+        self.book()?
+            .answer(game.current(), self.params.book_variety, self.game_seed)
     }
 
     /// The searcher, created on first use (so that start-up stays instant).
@@ -599,14 +584,6 @@ impl Session {
 }
 
 /// Reads `pos pos=... moves=...` into a game; the error text says what was refused.
-/// A seed for a game's book choices, from the clock (games differ, runs are not repeated).
-fn fresh_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|elapsed| elapsed.as_nanos() as u64)
-        .unwrap_or(0)
-}
-
 fn build_game(position: &str, moves: &str, numbering: MoveNumbering) -> Result<Game, String> {
     let start = fen::parse_position(position).map_err(|why| format!("pos: {why}"))?;
     let mut game = Game::new(start);

@@ -86,6 +86,10 @@ impl SearchControl {
     }
 }
 
+/// The `skill` of full strength in the front ends (Hub, the browser board): a skill below it is
+/// [`SearchSettings::skill`] `Some(skill)`.
+pub const FULL_SKILL: u32 = 20;
+
 /// How to search, as opposed to how long ([`Limits`](crate::search::limits::Limits)).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SearchSettings {

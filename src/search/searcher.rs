@@ -27,6 +27,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Stack for a thread that runs [`Searcher::search`]: the search recurses once per ply, and
+/// quiescence over long capture chains goes deep.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
 /// The search engine: owns the transposition table and the per-thread ordering tables across
 /// searches.
 pub struct Searcher {

@@ -96,8 +96,9 @@ impl Lease {
 
     /// The searcher to search with.
     pub fn searcher(&mut self) -> &mut Searcher {
-        // Only `drop` takes it out.
-        self.searcher.get_or_insert_with(|| Searcher::new(1))
+        self.searcher
+            .as_mut()
+            .expect("only dropping the lease takes its searcher")
     }
 }
 

@@ -109,10 +109,7 @@ pub fn describe(game: &Game) -> GameJson {
     let outcome = game.outcome(&DrawRules::default());
     let legal = match outcome {
         Some(_) => Vec::new(),
-        None => movegen::legal_moves(&position)
-            .iter()
-            .map(|mv| MoveJson::of(&position, mv))
-            .collect(),
+        None => MoveJson::all(&position, &movegen::legal_moves(&position)),
     };
     GameJson {
         start_fen: fen::to_fen(&start),

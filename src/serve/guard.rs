@@ -103,7 +103,6 @@ impl AllowedHosts {
         names
             .iter_mut()
             .for_each(|name| name.make_ascii_lowercase());
-        names.dedup();
         AllowedHosts(Arc::new(names))
     }
 

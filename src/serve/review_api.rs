@@ -167,6 +167,7 @@ pub async fn review(
         let mut plies = Vec::with_capacity(review.plies.len());
         for (index, ply) in review.plies.iter().enumerate() {
             let after = white_scores.get(index + 1).copied().unwrap_or(Score::DRAW);
+            let score = ScoreJson::of(after, Color::White);
             let name = |notation| write_move(&position, &ply.played, notation);
             let best_name = |notation| ply.best.map(|best| write_move(&position, &best, notation));
             plies.push(ReviewedPly {
@@ -175,8 +176,8 @@ pub async fn review(
                 played: ply.played.hub(),
                 algebraic: name(SquareNotation::Algebraic),
                 numeric: name(SquareNotation::HubNumbers),
-                white: ScoreJson::of(after, Color::White).white,
-                score: ScoreJson::of(after, Color::White),
+                white: score.white,
+                score,
                 best: ply.best.map(|best| best.hub()),
                 best_algebraic: best_name(SquareNotation::Algebraic),
                 best_numeric: best_name(SquareNotation::HubNumbers),

@@ -7,13 +7,13 @@
 //! page aborts the request or closes; the keep-alive comments make a closed connection show up
 //! within a second even while the search is silent.
 
-use crate::book::Book;
-use crate::eval::score::Score;
+use crate::book::{self, Book};
 use crate::game::record::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Color;
-use crate::search::control::{Report, SearchControl, SearchResult, SearchSettings};
+use crate::search::control::{Report, SearchControl, SearchResult, SearchSettings, FULL_SKILL};
 use crate::search::limits::{Clock, Limits};
+use crate::search::searcher::SEARCH_STACK_BYTES;
 use crate::serve::app::AppState;
 use crate::serve::budget::Lease;
 use crate::serve::guard::{ApiError, ApiJson};
@@ -34,16 +34,8 @@ use tokio_stream::StreamExt;
 pub const MAX_MULTIPV: usize = 10;
 /// The deepest search a request may ask for.
 pub const MAX_DEPTH: u32 = 100;
-/// Full strength in the `skill` field (as the Hub parameter of the same name).
-pub const FULL_SKILL: u32 = 20;
 /// The longest fixed move time a request may ask for.
 const MAX_MOVE_TIME: Duration = Duration::from_secs(3600);
-/// Book moves are played until this ply (as the Hub default of `book-plies`).
-const BOOK_PLIES: usize = 40;
-/// Book moves within this many hundredths of a man of the best are drawn at random.
-const BOOK_VARIETY: u32 = 10;
-/// The search's stack: deep quiescence needs more than a default thread's.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Play a move or analyse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -293,25 +285,13 @@ pub async fn lease(state: &AppState, wanted: Option<usize>) -> Result<Lease, Api
     }
 }
 
-/// The book's move for a play search, as a finished result.
+/// The book's move for a play search, as a finished result: with the Hub's default variety and
+/// plies, drawn afresh for every move (the page has no game to seed).
 fn book_move(book: &Book, game: &Game) -> Option<SearchResult> {
-    if game.moves().len() >= BOOK_PLIES {
+    if game.moves().len() >= book::DEFAULT_PLIES as usize {
         return None;
     }
-    let root = game.current();
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|elapsed| elapsed.as_nanos() as u64)
-        .unwrap_or(0);
-    let chosen = book.choose(root, BOOK_VARIETY, seed)?;
-    Some(SearchResult {
-        best: Some(chosen.mv),
-        ponder: None,
-        score: Score(i32::from(chosen.score)),
-        depth: u32::from(chosen.depth),
-        nodes: 0,
-        tbhits: 0,
-    })
+    book.answer(game.current(), book::DEFAULT_VARIETY, book::fresh_seed())
 }
 
 /// `POST /api/search`.
@@ -321,6 +301,7 @@ pub async fn search(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let game = request.game.replay()?;
     let limits = request.limits(game.current().side_to_move())?;
+    // Refuse bad settings before taking threads (the real ones need the lease's thread count).
     request.settings(1)?;
     let (sender, receiver) = mpsc::unbounded_channel();
     let control = Arc::new(SearchControl::new());

@@ -156,13 +156,34 @@ pub struct MoveJson {
 }
 
 impl MoveJson {
+    /// Every move of `moves`, all legal in `position`, described for the page (the capture
+    /// routes of the position are found once for all of them).
+    pub fn all(position: &Position, moves: &[Move]) -> Vec<MoveJson> {
+        let routes = if moves.iter().any(Move::is_capture) {
+            movegen::capture_routes(position)
+        } else {
+            Vec::new()
+        };
+        moves
+            .iter()
+            .map(|mv| MoveJson::with_routes(position, mv, &routes))
+            .collect()
+    }
+
     /// `mv`, legal in `position`, described for the page.
     pub fn of(position: &Position, mv: &Move) -> MoveJson {
+        MoveJson::all(position, std::slice::from_ref(mv))
+            .pop()
+            .expect("one move in, one description out")
+    }
+
+    /// `mv` with its routes among the position's `routes`.
+    fn with_routes(position: &Position, mv: &Move, routes: &[CaptureRoute]) -> MoveJson {
         let routes: Vec<Vec<u32>> = if mv.is_capture() {
-            movegen::capture_routes(position)
-                .into_iter()
+            routes
+                .iter()
                 .filter(|route| route.mv == *mv)
-                .map(|route| route_squares(&route))
+                .map(route_squares)
                 .collect()
         } else {
             vec![vec![mv.from.number(), mv.to.number()]]
