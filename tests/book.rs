@@ -228,7 +228,7 @@ fn hub_play_uses_the_book_in_games_only() {
 fn pondering_on_a_book_position_waits_for_the_hit() {
     let mut engine = Engine::start();
     engine.handshake();
-    // The shipped book (off by default): after 22-18 (hub numbering) Black's reply is in it.
+    // The shipped book (the default): after 22-18 (hub numbering) Black's reply is in it.
     engine.send("set-param name=book value=builtin");
     engine.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18\"");
     engine.send("level move-time=1");
@@ -271,13 +271,15 @@ fn analyze_lists_the_book_moves_of_a_book_position() {
 }
 
 #[test]
-fn the_book_is_off_by_default_and_the_shipped_one_can_be_chosen() {
+fn the_shipped_book_is_on_by_default_and_can_be_turned_off() {
     let mut engine = Engine::start();
     engine.send("hub");
+    let variety = engine.expect("param name=book-variety ");
+    assert!(variety.contains(" value=3 "), "{variety}");
     let declaration = engine.expect("param name=book ");
-    assert_eq!(declaration, "param name=book value=\"\" type=string");
+    assert_eq!(declaration, "param name=book value=\"builtin\" type=string");
     engine.expect("wait");
-    assert!(!from_book(&mut engine, "think", 2));
-    engine.send("set-param name=book value=builtin");
     assert!(from_book(&mut engine, "think", 2));
+    engine.send("set-param name=book value=\"\"");
+    assert!(!from_book(&mut engine, "think", 2));
 }

@@ -25,8 +25,10 @@ static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
 /// the game, given its own time, does better).
 pub const MIN_PLAYED_DEPTH: u16 = 4;
 
-/// The default variety of play (hundredths of a man; Hub `book-variety`, the browser board).
-pub const DEFAULT_VARIETY: u32 = 10;
+/// The default variety of play (hundredths of a man; Hub `book-variety`, the browser board):
+/// more costs strength against the engine's own choices from the start position (README.md,
+/// Opening book).
+pub const DEFAULT_VARIETY: u32 = 3;
 
 /// The default last ply played from the book (Hub `book-plies`, the browser board).
 pub const DEFAULT_PLIES: u32 = 40;

@@ -34,7 +34,7 @@ pub const EGTB_PATH: &str = "egtb-path";
 pub const WEIGHTS: &str = "weights";
 
 /// The parameter naming the opening book file (handled by the session, which owns the loaded
-/// book): [`BUILTIN_BOOK`] for the book shipped with the engine, empty for none (the default).
+/// book): [`BUILTIN_BOOK`] for the book shipped with the engine (the default), empty for none.
 pub const BOOK: &str = "book";
 /// The `book` value that selects the book shipped with the engine (the default).
 pub const BUILTIN_BOOK: &str = "builtin";

@@ -114,9 +114,7 @@ impl Session {
             tablebases: Arc::new(Tablebases::empty()),
             weights_path: String::new(),
             weights: None,
-            // Off until a book is proven not to cost strength from the start position (the
-            // shipped one does: README.md, Opening book).
-            book_name: String::new(),
+            book_name: BUILTIN_BOOK.to_string(),
             loaded_book: None,
             game_seed: crate::book::fresh_seed(),
         }
