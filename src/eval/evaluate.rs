@@ -14,8 +14,8 @@
 
 use crate::eval::endgame::{self, Verdict};
 use crate::eval::patterns::{
-    visit_patterns, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, MAX_ENTRIES_PER_SIDE,
-    REGIONS, TABLE_LEN,
+    visit_patterns, TableSet, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES,
+    MAX_ENTRIES_PER_SIDE, REGIONS, TABLE_LEN,
 };
 use crate::eval::score::Score;
 use crate::eval::weights::*;
@@ -35,10 +35,10 @@ pub trait FeatureSink {
     fn add(&mut self, feature: usize, count: i32);
     /// Pattern entry `entry` is present (see [`crate::eval::patterns`]).
     fn add_pattern(&mut self, entry: usize);
-    /// Whether the sink needs the pattern entries (a weighted sum does not when every pattern
-    /// weight is zero).
-    fn reads_patterns(&self) -> bool {
-        true
+    /// The pattern tables the sink needs (a weighted sum needs only the tables with a non-zero
+    /// weight).
+    fn pattern_tables(&self) -> TableSet {
+        TableSet::ALL
     }
 }
 
@@ -140,8 +140,9 @@ fn side_of(color: Color) -> &'static Side {
 /// Counts every feature of `color` in `position` into `sink` (see [`crate::eval::weights`]).
 #[inline(always)]
 pub fn visit_features(position: &Position, color: Color, sink: &mut impl FeatureSink) {
-    if sink.reads_patterns() {
-        visit_patterns(position, color, |entry| sink.add_pattern(entry));
+    let tables = sink.pattern_tables();
+    if !tables.is_empty() {
+        visit_patterns(position, color, tables, |entry| sink.add_pattern(entry));
     }
     let side = side_of(color);
     let them = color.opponent();
@@ -241,8 +242,8 @@ impl FeatureSink for WeightedSum<'_> {
     }
 
     #[inline(always)]
-    fn reads_patterns(&self) -> bool {
-        self.weights.patterns.in_use()
+    fn pattern_tables(&self) -> TableSet {
+        self.weights.patterns.tables_in_use()
     }
 }
 
@@ -436,7 +437,7 @@ pub fn can_capture(position: &Position, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::patterns::ENTRY_COUNT;
+    use crate::eval::patterns::{ENTRY_COUNT, REGION_COUNT};
     use crate::notation::fen::parse_position;
 
     fn position(fen: &str) -> Position {
@@ -479,16 +480,64 @@ mod tests {
 
     /// The built-in weights with every pattern entry set to a pseudo-random value in -40..=40.
     fn weights_with_patterns() -> Weights {
-        let mut weights = Weights::default();
+        weights_with_tables(TableSet::ALL)
+    }
+
+    /// The built-in terms with the entries of `tables` set to pseudo-random values in -40..=40
+    /// and every other pattern entry zero.
+    fn weights_with_tables(tables: TableSet) -> Weights {
+        let mut weights = Weights {
+            patterns: crate::eval::patterns::PatternWeights::zero(),
+            ..Weights::default()
+        };
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for entry in 0..ENTRY_COUNT {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             let value = |shift: u32| ((state >> shift) % 81) as i16 - 40;
-            weights.patterns.set(entry, [value(0), value(32)]);
+            if tables.0 & TableSet::of_entry(entry).0 != 0 {
+                weights.patterns.set(entry, [value(0), value(32)]);
+            }
         }
         weights
+    }
+
+    #[test]
+    fn only_the_tables_in_use_are_read_and_the_score_is_that_of_reading_all() {
+        // Region 2's men table and region 5's king table.
+        let tables = TableSet((1 << 2) | (1 << (REGION_COUNT + 5)));
+        let weights = weights_with_tables(tables);
+        assert_eq!(weights.patterns.tables_in_use(), tables);
+        let mut reads = 0;
+        let mut checked = 0;
+        for position in sample_positions() {
+            let mut sum = WeightedSum {
+                weights: &weights,
+                opening: 0,
+                endgame: 0,
+            };
+            assert_eq!(sum.pattern_tables(), tables);
+            visit_patterns(&position, Color::White, tables, |entry| {
+                reads += 1;
+                assert!(tables.0 & TableSet::of_entry(entry).0 != 0);
+                sum.add_pattern(entry);
+            });
+            let Some(features) = linear_features(&position) else {
+                continue;
+            };
+            checked += 1;
+            let white_view = match position.side_to_move() {
+                Color::White => evaluate_with(&position, &weights).0,
+                Color::Black => -evaluate_with(&position, &weights).0,
+            };
+            let linear = linear_eval(&features, &weights);
+            assert!(
+                (linear - white_view as f32).abs() <= 1.0,
+                "linear {linear} eval {white_view}"
+            );
+        }
+        assert!(checked > 1_500 && reads > checked, "{checked} {reads}");
     }
 
     /// The linear form's value for `weights`.

@@ -217,9 +217,10 @@ pub fn parse_entry_name(name: &str) -> Option<usize> {
 #[derive(Clone, Eq)]
 pub struct PatternWeights {
     entries: Box<[[i16; 2]]>,
-    /// Whether an entry was ever set to a non-zero pair: while not, the evaluation skips reading
-    /// the regions, so weights without patterns (round 2, hand-set) cost nothing for them.
-    used: bool,
+    /// The tables that ever had an entry set to a non-zero pair: the evaluation reads only
+    /// these, so weights without patterns (round 2, hand-set) cost nothing for them and a fit of
+    /// a few tables costs only those.
+    used: TableSet,
 }
 
 impl PartialEq for PatternWeights {
@@ -233,7 +234,7 @@ impl PatternWeights {
     pub fn zero() -> PatternWeights {
         PatternWeights {
             entries: vec![[0, 0]; ENTRY_COUNT].into_boxed_slice(),
-            used: false,
+            used: TableSet::NONE,
         }
     }
 
@@ -246,13 +247,21 @@ impl PatternWeights {
     /// Sets the weight pair of entry `entry`.
     pub fn set(&mut self, entry: usize, value: [i16; 2]) {
         self.entries[entry] = value;
-        self.used |= value != [0, 0];
+        if value != [0, 0] {
+            self.used = TableSet(self.used.0 | TableSet::of_entry(entry).0);
+        }
     }
 
-    /// Whether reading the regions can change a score: false while every entry has stayed zero.
+    /// The tables whose reading can change a score (every other table has stayed zero).
+    #[inline(always)]
+    pub fn tables_in_use(&self) -> TableSet {
+        self.used
+    }
+
+    /// Whether reading any region can change a score: false while every entry has stayed zero.
     #[inline(always)]
     pub fn in_use(&self) -> bool {
-        self.used
+        !self.used.is_empty()
     }
 
     /// The entries that are not zero, as (entry, [opening, endgame]).
@@ -301,41 +310,81 @@ pub fn own_view_men(position: &Position, color: Color) -> (u32, u32) {
     )
 }
 
-/// Calls `visit(entry)` for every pattern entry `color` reads in the position: each region's men
-/// configuration, and, while any king is on the board, each region's king configuration.
+/// A set of pattern tables: bit `region` for a region's men table, bit `REGION_COUNT + region`
+/// for its king table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSet(pub u32);
+
+impl TableSet {
+    /// No table.
+    pub const NONE: TableSet = TableSet(0);
+    /// Every men table and every king table.
+    pub const ALL: TableSet = TableSet((1 << (2 * REGION_COUNT)) - 1);
+
+    /// The table that holds pattern entry `entry`.
+    pub fn of_entry(entry: usize) -> TableSet {
+        let table = if entry < FIRST_KING_ENTRY {
+            entry / TABLE_LEN
+        } else {
+            REGION_COUNT + (entry - FIRST_KING_ENTRY) / KING_CONFIGS
+        };
+        TableSet(1 << table)
+    }
+
+    /// Whether no table is in the set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// Calls `visit(entry)` for every pattern entry `color` reads in the position from the tables in
+/// `tables`: each region's men configuration, and, while any king is on the board, each region's
+/// king configuration.
 #[inline(always)]
-pub fn visit_patterns(position: &Position, color: Color, mut visit: impl FnMut(usize)) {
+pub fn visit_patterns(
+    position: &Position,
+    color: Color,
+    tables: TableSet,
+    mut visit: impl FnMut(usize),
+) {
     let (own, enemy) = own_view_men(position, color);
     let men = u64::from(own) | (u64::from(enemy) << 32);
     // One call per region with the region as a constant, so that its shifts and masks become
-    // immediate operands (a loop over REGIONS kept them in memory: a third slower).
-    each_region!(men_entry, men, visit);
+    // immediate operands (a loop over REGIONS kept them in memory: a third slower). Tables
+    // outside `tables` cost one predictable branch each.
+    each_region!(men_entry, men, tables.0, visit);
     let all_kings = position.kings(Color::White) | position.kings(Color::Black);
     if all_kings.is_empty() {
         return;
     }
     let kings = u64::from(own_view(position.kings(color), color))
         | (u64::from(own_view(position.kings(color.opponent()), color)) << 32);
-    each_region!(king_entry, kings, visit);
+    each_region!(king_entry, kings, tables.0 >> REGION_COUNT, visit);
 }
 
-/// Calls `$visit($entry::<N>($pair))` for every region number N, in order.
+/// Calls `$visit($entry::<N>($pair))` for every region number N whose bit is set in `$used`,
+/// in order.
 macro_rules! each_region {
-    ($entry:ident, $pair:expr, $visit:expr) => {
+    ($entry:ident, $pair:expr, $used:expr, $visit:expr) => {
         const _: () = assert!(REGION_COUNT == 13, "each_region! lists 13 regions");
-        $visit($entry::<0>($pair));
-        $visit($entry::<1>($pair));
-        $visit($entry::<2>($pair));
-        $visit($entry::<3>($pair));
-        $visit($entry::<4>($pair));
-        $visit($entry::<5>($pair));
-        $visit($entry::<6>($pair));
-        $visit($entry::<7>($pair));
-        $visit($entry::<8>($pair));
-        $visit($entry::<9>($pair));
-        $visit($entry::<10>($pair));
-        $visit($entry::<11>($pair));
-        $visit($entry::<12>($pair));
+        each_region!(@one $entry, $pair, $used, $visit, 0);
+        each_region!(@one $entry, $pair, $used, $visit, 1);
+        each_region!(@one $entry, $pair, $used, $visit, 2);
+        each_region!(@one $entry, $pair, $used, $visit, 3);
+        each_region!(@one $entry, $pair, $used, $visit, 4);
+        each_region!(@one $entry, $pair, $used, $visit, 5);
+        each_region!(@one $entry, $pair, $used, $visit, 6);
+        each_region!(@one $entry, $pair, $used, $visit, 7);
+        each_region!(@one $entry, $pair, $used, $visit, 8);
+        each_region!(@one $entry, $pair, $used, $visit, 9);
+        each_region!(@one $entry, $pair, $used, $visit, 10);
+        each_region!(@one $entry, $pair, $used, $visit, 11);
+        each_region!(@one $entry, $pair, $used, $visit, 12);
+    };
+    (@one $entry:ident, $pair:expr, $used:expr, $visit:expr, $n:literal) => {
+        if $used & (1 << $n) != 0 {
+            $visit($entry::<$n>($pair));
+        }
     };
 }
 use each_region;
@@ -449,9 +498,11 @@ mod tests {
         let mirror = position.color_flipped();
         for color in [Color::White, Color::Black] {
             let mut here = Vec::new();
-            visit_patterns(&position, color, |entry| here.push(entry));
+            visit_patterns(&position, color, TableSet::ALL, |entry| here.push(entry));
             let mut there = Vec::new();
-            visit_patterns(&mirror, color.opponent(), |entry| there.push(entry));
+            visit_patterns(&mirror, color.opponent(), TableSet::ALL, |entry| {
+                there.push(entry)
+            });
             assert_eq!(here, there);
             assert_eq!(here.len(), REGION_COUNT);
         }
@@ -462,7 +513,9 @@ mod tests {
         // White kings on 18 (d4) and 21 (a3), a black king on 15 (e5), men elsewhere.
         let position = parse_position("W:WK18,K21,29:BK15,1").expect("valid");
         let mut entries = Vec::new();
-        visit_patterns(&position, Color::White, |entry| entries.push(entry));
+        visit_patterns(&position, Color::White, TableSet::ALL, |entry| {
+            entries.push(entry)
+        });
         assert_eq!(entries.len(), 2 * REGION_COUNT);
         // The centre block (rows 2-5, files 2-5) holds d4 and e5 but not a3: one own king, one
         // enemy king.
