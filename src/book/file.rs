@@ -171,7 +171,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
     let temporary = std::path::PathBuf::from(temporary);
-    std::fs::write(&temporary, bytes)?;
+    let mut file = std::fs::File::create(&temporary)?;
+    // On disk before the rename: a crash then leaves the old book or the whole new one.
+    std::io::Write::write_all(&mut file, bytes).and_then(|()| file.sync_all())?;
+    drop(file);
     std::fs::rename(&temporary, path)
 }
 
