@@ -345,8 +345,20 @@ pub fn visit_patterns(
     position: &Position,
     color: Color,
     tables: TableSet,
-    mut visit: impl FnMut(usize),
+    visit: impl FnMut(usize),
 ) {
+    // With every table in use (the built-in weights) the set is a constant here, so the tests
+    // of `visit_tables` fold away: they cost 3% of `onca bench`'s instructions when made.
+    if tables == TableSet::ALL {
+        visit_tables(position, color, TableSet::ALL, visit);
+    } else {
+        visit_tables(position, color, tables, visit);
+    }
+}
+
+/// [`visit_patterns`]'s work.
+#[inline(always)]
+fn visit_tables(position: &Position, color: Color, tables: TableSet, mut visit: impl FnMut(usize)) {
     let (own, enemy) = own_view_men(position, color);
     let men = u64::from(own) | (u64::from(enemy) << 32);
     // One call per region with the region as a constant, so that its shifts and masks become
