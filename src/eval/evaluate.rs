@@ -496,7 +496,7 @@ mod tests {
             state ^= state >> 7;
             state ^= state << 17;
             let value = |shift: u32| ((state >> shift) % 81) as i16 - 40;
-            if tables.0 & TableSet::of_entry(entry).0 != 0 {
+            if tables.holds_entry(entry) {
                 weights.patterns.set(entry, [value(0), value(32)]);
             }
         }
@@ -520,7 +520,7 @@ mod tests {
             assert_eq!(sum.pattern_tables(), tables);
             visit_patterns(&position, Color::White, tables, |entry| {
                 reads += 1;
-                assert!(tables.0 & TableSet::of_entry(entry).0 != 0);
+                assert!(tables.holds_entry(entry));
                 sum.add_pattern(entry);
             });
             let Some(features) = linear_features(&position) else {

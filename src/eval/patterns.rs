@@ -248,7 +248,7 @@ impl PatternWeights {
     pub fn set(&mut self, entry: usize, value: [i16; 2]) {
         self.entries[entry] = value;
         if value != [0, 0] {
-            self.used = TableSet(self.used.0 | TableSet::of_entry(entry).0);
+            self.used = self.used.with_entry(entry);
         }
     }
 
@@ -329,6 +329,16 @@ impl TableSet {
             REGION_COUNT + (entry - FIRST_KING_ENTRY) / KING_CONFIGS
         };
         TableSet(1 << table)
+    }
+
+    /// The set with the table that holds `entry` added.
+    pub fn with_entry(self, entry: usize) -> TableSet {
+        TableSet(self.0 | TableSet::of_entry(entry).0)
+    }
+
+    /// Whether the table that holds `entry` is in the set.
+    pub fn holds_entry(self, entry: usize) -> bool {
+        self.0 & TableSet::of_entry(entry).0 != 0
     }
 
     /// Whether no table is in the set.

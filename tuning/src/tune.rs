@@ -11,8 +11,8 @@
 use crate::samples::Samples;
 use onca::eval::evaluate::linear_features;
 use onca::eval::patterns::{
-    entry_name, ENTRY_COUNT, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, REGIONS,
-    REGION_COUNT, TABLE_LEN,
+    entry_name, TableSet, ENTRY_COUNT, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, REGIONS,
+    TABLE_LEN,
 };
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
@@ -34,17 +34,12 @@ pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
 /// region, by name (`block_r0_c0`, `kings_r0_c0`); entries of the others are left out of the
 /// features, so their weights stay at their start values.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tables {
-    /// Men tables in [`REGIONS`] order, then king tables.
-    used: [bool; 2 * REGION_COUNT],
-}
+pub struct Tables(TableSet);
 
 impl Tables {
     /// Every table.
     pub fn all() -> Tables {
-        Tables {
-            used: [true; 2 * REGION_COUNT],
-        }
+        Tables(TableSet::ALL)
     }
 
     /// Reads `all` or a comma-separated list of table names.
@@ -52,13 +47,13 @@ impl Tables {
         if text.trim() == "all" {
             return Ok(Tables::all());
         }
-        let mut used = [false; 2 * REGION_COUNT];
+        let mut used = TableSet::NONE;
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let men = REGIONS.iter().position(|region| region.name == name);
             let kings = KING_REGION_NAMES.iter().position(|&known| known == name);
             match (men, kings) {
-                (Some(at), _) => used[at] = true,
-                (None, Some(at)) => used[REGION_COUNT + at] = true,
+                (Some(at), _) => used = used.with_entry(at * TABLE_LEN),
+                (None, Some(at)) => used = used.with_entry(FIRST_KING_ENTRY + at * KING_CONFIGS),
                 (None, None) => {
                     return Err(format!(
                         "unknown pattern table `{name}` (block_rR_cC or kings_rR_cC, R 0-2, C 0-4)"
@@ -66,17 +61,12 @@ impl Tables {
                 }
             }
         }
-        Ok(Tables { used })
+        Ok(Tables(used))
     }
 
     /// Whether pattern entry `entry` belongs to a used table.
     pub fn uses(&self, entry: usize) -> bool {
-        let table = if entry < FIRST_KING_ENTRY {
-            entry / TABLE_LEN
-        } else {
-            REGION_COUNT + (entry - FIRST_KING_ENTRY) / KING_CONFIGS
-        };
-        self.used.get(table).copied().unwrap_or(false)
+        self.0.holds_entry(entry)
     }
 }
 
