@@ -389,24 +389,14 @@ fn visit_tables(position: &Position, color: Color, tables: TableSet, mut visit: 
 macro_rules! each_region {
     ($entry:ident, $pair:expr, $used:expr, $visit:expr) => {
         const _: () = assert!(REGION_COUNT == 13, "each_region! lists 13 regions");
-        each_region!(@one $entry, $pair, $used, $visit, 0);
-        each_region!(@one $entry, $pair, $used, $visit, 1);
-        each_region!(@one $entry, $pair, $used, $visit, 2);
-        each_region!(@one $entry, $pair, $used, $visit, 3);
-        each_region!(@one $entry, $pair, $used, $visit, 4);
-        each_region!(@one $entry, $pair, $used, $visit, 5);
-        each_region!(@one $entry, $pair, $used, $visit, 6);
-        each_region!(@one $entry, $pair, $used, $visit, 7);
-        each_region!(@one $entry, $pair, $used, $visit, 8);
-        each_region!(@one $entry, $pair, $used, $visit, 9);
-        each_region!(@one $entry, $pair, $used, $visit, 10);
-        each_region!(@one $entry, $pair, $used, $visit, 11);
-        each_region!(@one $entry, $pair, $used, $visit, 12);
+        each_region!(@listed $entry, $pair, $used, $visit; 0 1 2 3 4 5 6 7 8 9 10 11 12);
     };
-    (@one $entry:ident, $pair:expr, $used:expr, $visit:expr, $n:literal) => {
-        if $used & (1 << $n) != 0 {
-            $visit($entry::<$n>($pair));
-        }
+    (@listed $entry:ident, $pair:expr, $used:expr, $visit:expr; $($n:literal)*) => {
+        $(
+            if $used & (1 << $n) != 0 {
+                $visit($entry::<$n>($pair));
+            }
+        )*
     };
 }
 use each_region;
