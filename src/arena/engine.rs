@@ -220,42 +220,100 @@ pub struct SearchAnswer {
 
 /// Where one engine's traffic and standard error are written: a file that can be switched (one
 /// per game) or none. Clones share the same destination.
+///
+/// The file is written by a thread of its own: a write that waits for the disk (the kernel
+/// throttles writers while much data is waiting to be written, after a large build say) must not
+/// hold up the lines that the referee times, or a healthy engine would lose a game on time.
 #[derive(Clone, Default)]
 pub struct EngineLog {
-    sink: Arc<Mutex<Option<LogFile>>>,
+    sink: Arc<Mutex<Option<LogQueue>>>,
 }
 
-struct LogFile {
-    file: std::io::BufWriter<std::fs::File>,
-    opened: Instant,
+/// The writer thread's queue and when the current file was opened (None: no file).
+struct LogQueue {
+    queue: channel::Sender<LogMessage>,
+    opened: Option<Instant>,
+}
+
+enum LogMessage {
+    /// Write to this file from now on (flushing the previous one), then say so on the channel.
+    Switch(Option<std::fs::File>, channel::Sender<()>),
+    Line(String),
+}
+
+/// Writes the queued lines until every [`EngineLog`] clone is gone.
+fn write_log(messages: Receiver<LogMessage>) {
+    let mut file: Option<std::io::BufWriter<std::fs::File>> = None;
+    for message in messages {
+        match message {
+            LogMessage::Switch(next, done) => {
+                if let Some(previous) = file.as_mut() {
+                    let _ = previous.flush();
+                }
+                file = next.map(std::io::BufWriter::new);
+                let _ = done.send(());
+            }
+            LogMessage::Line(line) => {
+                if let Some(file) = file.as_mut() {
+                    let _ = writeln!(file, "{line}");
+                }
+            }
+        }
+    }
+    if let Some(mut last) = file {
+        let _ = last.flush();
+    }
 }
 
 impl EngineLog {
-    /// Sends the following lines to `file` (or nowhere with None), flushing the previous file.
+    /// Sends the following lines to `file` (or nowhere with None). Returns once the previous
+    /// file is flushed, so a finished game's log is complete (this waits between games only).
     pub fn switch_to(&self, file: Option<std::fs::File>) {
         let mut sink = self
             .sink
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(previous) = sink.as_mut() {
-            let _ = previous.file.flush();
+        if sink.is_none() {
+            if file.is_none() {
+                return;
+            }
+            let (queue, messages) = channel::unbounded();
+            let started = thread::Builder::new()
+                .name("engine-log".into())
+                .spawn(move || write_log(messages));
+            if let Err(error) = started {
+                log::warn!("no engine log: cannot start its writer thread: {error}");
+                return;
+            }
+            *sink = Some(LogQueue {
+                queue,
+                opened: None,
+            });
         }
-        *sink = file.map(|file| LogFile {
-            file: std::io::BufWriter::new(file),
-            opened: Instant::now(),
-        });
+        if let Some(log) = sink.as_mut() {
+            log.opened = file.is_some().then(Instant::now);
+            let (done, flushed) = channel::bounded(1);
+            if log.queue.send(LogMessage::Switch(file, done)).is_ok() {
+                let _ = flushed.recv();
+            }
+        }
     }
 
     /// Writes `line` with the seconds since the file was opened and who spoke (`host`, `engine`
-    /// or `stderr`). Logging never fails the caller: a full disk loses log lines, not games.
+    /// or `stderr`). Logging never fails or delays the caller: a full disk loses log lines, not
+    /// games.
     fn write(&self, who: &str, line: &str) {
-        let mut sink = self
+        let sink = self
             .sink
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(log) = sink.as_mut() {
-            let seconds = log.opened.elapsed().as_secs_f64();
-            let _ = writeln!(log.file, "{seconds:9.3} {who:<6} {line}");
+        if let Some(LogQueue {
+            queue,
+            opened: Some(opened),
+        }) = sink.as_ref()
+        {
+            let seconds = opened.elapsed().as_secs_f64();
+            let _ = queue.send(LogMessage::Line(format!("{seconds:9.3} {who:<6} {line}")));
         }
     }
 }
