@@ -11,7 +11,7 @@
 //! | 4 | [`egtb`] | endgame databases: generation, files, probing |
 //! | 5 | [`eval`] | the evaluation, its weights, endgame knowledge, scores |
 //! | 6 | [`search`] | the search API, threads, table, ordering, time |
-//! | 7 | [`book`] | the opening book: building it with our search, its file, choosing moves |
+//! | 7 | [`book`] | the opening book: building it with our search, its file, learning from games, choosing moves |
 //! | 8 | [`hub`], [`arena`], [`analysis`] | the Hub protocol (engine side); driving other engines in matches; reviewing games with our search |
 //! | 9 | [`serve`] | the board in the browser: an HTTP server with a JSON API and an embedded page |
 //! | 10 | [`cli`] | the larger subcommands of the command line (`src/main.rs`) |

@@ -1,13 +1,15 @@
 //! The opening book against the real binary: building (deterministic, the same with any thread
-//! count, resumable), probing, damaged files refused with the engine still playing, and the book
-//! in Hub play (game play only, never analysis; pondering after a book move; switched off by
-//! parameters).
+//! count, resumable), learning from games, probing, damaged files refused with the engine still
+//! playing, and the book in Hub play (game play only, never analysis; pondering after a book
+//! move; switched off by parameters).
 
 mod hub_support;
 
 use hub_support::{check_search, field, run_onca, Engine};
 use onca::book::file::{self, Entry};
+use onca::book::learn::GameRecord;
 use onca::book::Book;
+use onca::game::pdn::{write_game, GameResult, PdnGame, SquareNotation};
 use onca::rules::bitboard::Bitboard;
 use onca::rules::moves::Move;
 use onca::rules::position::Position;
@@ -166,12 +168,14 @@ fn lying_book(path: &Path) -> Move {
             },
             score: 900,
             depth: 99,
+            record: GameRecord::NONE,
         },
         Entry {
             key: start.key(),
             mv: legal,
             score: -10,
             depth: onca::book::MIN_PLAYED_DEPTH,
+            record: GameRecord::NONE,
         },
     ];
     std::fs::write(path, file::encode(&mut entries)).expect("written");
@@ -264,7 +268,9 @@ fn analyze_lists_the_book_moves_of_a_book_position() {
         .lines()
         .find(|line| line.starts_with("book: "))
         .unwrap_or_else(|| panic!("no book line in {stdout}"));
-    assert!(line.contains("plies)"), "{line}");
+    assert!(line.contains(" plies"), "{line}");
+    // The shipped book learned from games played from the start position.
+    assert!(line.contains(" games "), "{line}");
     let (code, stdout, _) = run_onca(&["analyze", "--depth", "2", "--book", ""]);
     assert_eq!(code, 0);
     assert!(!stdout.contains("book: "), "{stdout}");
@@ -275,11 +281,94 @@ fn the_shipped_book_is_on_by_default_and_can_be_turned_off() {
     let mut engine = Engine::start();
     engine.send("hub");
     let variety = engine.expect("param name=book-variety ");
-    assert!(variety.contains(" value=3 "), "{variety}");
+    assert!(variety.contains(" value=25 "), "{variety}");
     let declaration = engine.expect("param name=book ");
     assert_eq!(declaration, "param name=book value=\"builtin\" type=string");
     engine.expect("wait");
     assert!(from_book(&mut engine, "think", 2));
     engine.send("set-param name=book value=\"\"");
     assert!(!from_book(&mut engine, "think", 2));
+}
+
+#[test]
+fn learning_from_games_drops_the_move_that_lost_them() {
+    let start = Position::start();
+    let legal = onca::rules::movegen::legal_moves(&start);
+    let (best, other) = (legal[0], legal[1]);
+    let entry = |mv, score| Entry {
+        key: start.key(),
+        mv,
+        score,
+        depth: onca::book::MIN_PLAYED_DEPTH,
+        record: GameRecord::NONE,
+    };
+    let book = temp("unlearned.book");
+    std::fs::write(&book, file::encode(&mut [entry(best, 20), entry(other, 0)])).expect("written");
+    // Forty games lost by the book's best move, forty drawn by the other.
+    let game = |mv, result| PdnGame {
+        tags: vec![("Event".into(), "learning".into())],
+        start,
+        moves: vec![mv],
+        result,
+    };
+    let text: String = (0..40)
+        .flat_map(|_| {
+            [
+                game(best, GameResult::BlackWins),
+                game(other, GameResult::Draw),
+            ]
+        })
+        .map(|game| write_game(&game, SquareNotation::Algebraic) + "\n")
+        .collect();
+    // And one game with an illegal move, which is skipped by name.
+    let text = text + "[Event \"broken\"]\n\n1. a1-h8 *\n";
+    let games = temp("games.pdn");
+    std::fs::write(&games, text).expect("written");
+    let learned = temp("learned.book");
+    let arg = |path: &Path| path.to_str().expect("UTF-8").to_owned();
+    let learn = |games: &str| {
+        run_onca(&[
+            "book",
+            "learn",
+            "--book",
+            &arg(&book),
+            "--out",
+            &arg(&learned),
+            games,
+        ])
+    };
+    let (code, stdout, stderr) = learn(&arg(&games));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("learned from 80 games (80 book moves played)")
+            && stdout.contains("1 unreadable"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(&arg(&games)) && stderr.contains("skipped"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = run_onca(&["book", "probe", "--book", &arg(&learned)]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("games +0 =0 -40"), "{stdout}");
+    assert!(stdout.contains("games +0 =40 -0"), "{stdout}");
+    // Before learning the book plays its best-scored move; after, the one that held.
+    for (path, expected) in [(&book, best), (&learned, other)] {
+        let mut engine = Engine::start();
+        engine.handshake();
+        engine.send(&format!("set-param name=book value=\"{}\"", path.display()));
+        engine.send("set-param name=book-variety value=0");
+        engine.send(START_POS);
+        engine.send("level move-time=5");
+        engine.send("go think");
+        let search = engine.search_result();
+        assert_eq!(check_search(&search, &start), expected);
+    }
+    // A missing file stops with a one-line error naming it.
+    let (code, _, stderr) = learn("/nonexistent/games.pdn");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("/nonexistent/games.pdn"), "{stderr}");
+    for path in [&book, &learned, &games] {
+        remove(path);
+    }
 }

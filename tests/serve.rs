@@ -377,6 +377,7 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
         mv: book_move,
         score: 5,
         depth: 10,
+        record: onca::book::learn::GameRecord::NONE,
     }]);
     let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), Some(Arc::new(book)));
     let events = stream(

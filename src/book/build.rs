@@ -12,6 +12,7 @@
 //! as an uninterrupted one would.
 
 use crate::book::file::Entry;
+use crate::book::learn::GameRecord;
 use crate::eval::score::Score;
 use crate::game::record::Game;
 use crate::notation::fen;
@@ -240,6 +241,7 @@ impl Tree {
                         mv,
                         score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
                         depth: heights.get(&child).map_or(0, |h| h.saturating_add(1)),
+                        record: GameRecord::NONE,
                     });
                 }
             }

@@ -6,19 +6,21 @@
 //! | bytes | field |
 //! |-------|-------|
 //! | 0..8 | magic `ONCABOOK` |
-//! | 8..12 | format version (1) |
-//! | 12..16 | entry size in bytes (20) |
+//! | 8..12 | format version (2) |
+//! | 12..16 | entry size in bytes (24) |
 //! | 16..24 | entry count |
 //! | 24..32 | the start position's key (books are tied to our position keys) |
 //! | 32..40 | FNV-1a checksum of all entry bytes |
 //!
 //! Each entry: position key (u64), from and to square numbers (u8 each), depth (u16: plies of the
 //! book tree below the move), captured squares (u32, bit n-1 for square n), score (i16,
-//! hundredths of a man for the side to move, the backed-up minimax value of the move), reserved
-//! (u16, zero).
+//! hundredths of a man for the side to move, the backed-up minimax value of the move), then the
+//! games learned from ([`learn`](super::learn)): wins, draws and losses of the side that played
+//! the move (u16 each).
 //!
 //! A file is written under a temporary name and renamed, so a reader never sees half a book.
 
+use super::learn::GameRecord;
 use crate::egtb::codec::{fnv1a, FNV_START};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
@@ -29,9 +31,9 @@ use std::path::Path;
 /// The first eight bytes of every book file.
 pub const MAGIC: &[u8; 8] = b"ONCABOOK";
 /// The format version this engine reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Bytes per entry.
-pub const ENTRY_BYTES: usize = 20;
+pub const ENTRY_BYTES: usize = 24;
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 40;
 
@@ -46,6 +48,8 @@ pub struct Entry {
     pub score: i16,
     /// Plies of the book tree below the move (0: scored by a search only).
     pub depth: u16,
+    /// Results of the games that played the move, for its side.
+    pub record: GameRecord,
 }
 
 /// Captured squares as bits n-1 of square numbers n.
@@ -69,7 +73,9 @@ impl Entry {
         out.extend_from_slice(&self.depth.to_le_bytes());
         out.extend_from_slice(&dense(self.mv.captured).to_le_bytes());
         out.extend_from_slice(&self.score.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
+        for count in [self.record.wins, self.record.draws, self.record.losses] {
+            out.extend_from_slice(&count.to_le_bytes());
+        }
     }
 
     fn decode(bytes: &[u8]) -> Option<Entry> {
@@ -85,6 +91,11 @@ impl Entry {
             mv: Move { from, to, captured },
             score,
             depth,
+            record: GameRecord {
+                wins: u16_at(18),
+                draws: u16_at(20),
+                losses: u16_at(22),
+            },
         })
     }
 }
@@ -195,6 +206,11 @@ mod tests {
                 mv,
                 score: 10 - i as i16,
                 depth: i as u16,
+                record: GameRecord {
+                    wins: i as u16,
+                    draws: 300,
+                    losses: 2,
+                },
             })
             .collect();
         // A capture, to round-trip the captured squares.
@@ -205,6 +221,7 @@ mod tests {
             mv: capture,
             score: -250,
             depth: 3,
+            record: GameRecord::NONE,
         });
         entries
     }

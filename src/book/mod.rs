@@ -1,12 +1,14 @@
 //! The opening book: positions and their best moves found by our own searches, grown best-first
 //! from the start position and the ballots ([`build`]), stored in a checked file of our own
-//! ([`file`](mod@file)), and used in play with some variety ([`Book::choose`]).
+//! ([`file`](mod@file)), taught by the results of games played from it ([`learn`]), and used in
+//! play with some variety ([`Book::choose`]).
 //!
 //! Uses rules, notation, game and the search (to build); hub, cli and analysis use the book.
 //! Floor 7 (see the crate documentation).
 
 pub mod build;
 pub mod file;
+pub mod learn;
 
 use crate::eval::score::Score;
 use crate::rules::movegen;
@@ -14,6 +16,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::control::SearchResult;
 use file::Entry;
+use learn::GameRecord;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -26,9 +29,9 @@ static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
 pub const MIN_PLAYED_DEPTH: u16 = 4;
 
 /// The default variety of play (hundredths of a man; Hub `book-variety`, the browser board):
-/// more costs strength against the engine's own choices from the start position (README.md,
-/// Opening book).
-pub const DEFAULT_VARIETY: u32 = 3;
+/// with the moves the book's games show worse left out, this much costs no strength against the
+/// engine's own choices and varies the games (README.md, Opening book).
+pub const DEFAULT_VARIETY: u32 = 25;
 
 /// The default last ply played from the book (Hub `book-plies`, the browser board).
 pub const DEFAULT_PLIES: u32 = 40;
@@ -59,6 +62,8 @@ pub struct BookMove {
     pub score: i16,
     /// Plies of the book tree below it.
     pub depth: u16,
+    /// Results of the games learned from that played it, for its side.
+    pub record: GameRecord,
 }
 
 impl Book {
@@ -121,6 +126,7 @@ impl Book {
                 mv: entry.mv,
                 score: entry.score,
                 depth: entry.depth,
+                record: entry.record,
             })
             .collect();
         moves.sort_by_key(|candidate| std::cmp::Reverse(candidate.score));
@@ -128,11 +134,18 @@ impl Book {
     }
 
     /// A move to play in `position`, among the book moves with at least [`MIN_PLAYED_DEPTH`]
-    /// plies of book below them: the best with `variety` 0, else one drawn (by `seed`) among
-    /// those within `variety` hundredths of a man of the best. None when there is none.
+    /// plies of book below them whose games do not show them worse than another
+    /// ([`learn::kept`]): the best with `variety` 0, else one drawn (by `seed`) among those
+    /// within `variety` hundredths of a man of the best. None when there is none.
     pub fn choose(&self, position: &Position, variety: u32, seed: u64) -> Option<BookMove> {
         let mut moves = self.moves(position);
         moves.retain(|candidate| candidate.depth >= MIN_PLAYED_DEPTH);
+        let records: Vec<GameRecord> = moves.iter().map(|candidate| candidate.record).collect();
+        let moves: Vec<BookMove> = moves
+            .into_iter()
+            .zip(learn::kept(&records))
+            .filter_map(|(candidate, kept)| kept.then_some(candidate))
+            .collect();
         let best = moves.first()?.score;
         let floor = i32::from(best) - variety as i32;
         let close: Vec<&BookMove> = moves
@@ -183,6 +196,7 @@ mod tests {
                 mv,
                 score: 20 - 5 * i as i16,
                 depth: MIN_PLAYED_DEPTH,
+                record: GameRecord::NONE,
             })
             .collect();
         Book::from_entries(entries)
@@ -211,6 +225,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_its_games_show_worse_is_never_drawn() {
+        let start = Position::start();
+        let mut entries = start_book().entries().to_vec();
+        // The best-scored move lost 40 games that the second-best drew.
+        entries[0].record = GameRecord {
+            wins: 0,
+            draws: 0,
+            losses: 40,
+        };
+        entries[1].record = GameRecord {
+            wins: 0,
+            draws: 40,
+            losses: 0,
+        };
+        let (lost, held) = (entries[0].mv, entries[1].mv);
+        let book = Book::from_entries(entries);
+        assert_eq!(book.choose(&start, 0, 1).map(|m| m.mv), Some(held));
+        let drawn: Vec<Move> = (0..200)
+            .filter_map(|seed| book.choose(&start, 10, seed))
+            .map(|chosen| chosen.mv)
+            .collect();
+        assert!(drawn.contains(&held) && !drawn.contains(&lost));
+    }
+
+    #[test]
     fn moves_near_the_edge_of_the_book_are_left_to_the_search() {
         let start = Position::start();
         let legal = legal_moves(&start);
@@ -219,6 +258,7 @@ mod tests {
             mv,
             score,
             depth,
+            record: GameRecord::NONE,
         };
         // The best-scored move has only one search below it: the deeper one is played.
         let book = Book::from_entries(vec![
@@ -247,12 +287,14 @@ mod tests {
                 mv: illegal,
                 score: 500,
                 depth: 9,
+                record: GameRecord::NONE,
             },
             Entry {
                 key: start.key(),
                 mv: legal,
                 score: 0,
                 depth: MIN_PLAYED_DEPTH,
+                record: GameRecord::NONE,
             },
         ]);
         let moves = book.moves(&start);

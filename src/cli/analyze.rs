@@ -230,8 +230,14 @@ fn analyze_position(
             .moves(game.current())
             .iter()
             .map(|entry| {
+                let games = match entry.record.share() {
+                    Some(share) => {
+                        format!(", {} games {:.0}%", entry.record.games(), 100.0 * share)
+                    }
+                    None => String::new(),
+                };
                 format!(
-                    "{} {:+.2} ({} plies)",
+                    "{} {:+.2} ({} plies{games})",
                     entry.mv,
                     f64::from(entry.score) / 100.0,
                     entry.depth

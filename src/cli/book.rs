@@ -1,8 +1,10 @@
-//! `onca book`: build a book, list a position's book moves, summarise a book.
+//! `onca book`: build a book, teach it the results of games, list a position's book moves,
+//! summarise a book.
 
 use crate::book::build::{self, SearchLimit, Settings};
-use crate::book::{file, Book};
+use crate::book::{file, learn, Book};
 use crate::game::openings;
+use crate::game::pdn::PdnReader;
 use crate::notation::fen;
 use crate::rules::position::Position;
 use anyhow::{anyhow, bail, Context, Result};
@@ -46,8 +48,25 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 64)]
         batch: usize,
     },
-    /// List a position's book moves with their scores (in men, for the side to move) and the
-    /// plies of book below them.
+    /// Add the results of played games to a book: every book move played in a game adds that
+    /// game's result, for the side that played it, to the move's record. In play, a move whose
+    /// record is clearly worse than another's is dropped from the book's choices. Learn from
+    /// games between equal engines (the engine against itself, or with its book against itself
+    /// without) at the speed the book is to be played at; learning from the same games twice
+    /// counts them twice.
+    Learn {
+        /// The book to start from (default: the book shipped with the engine).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// The book file to write (under a temporary name, then renamed; may be --book).
+        #[arg(long)]
+        out: PathBuf,
+        /// PDN files of the games (games without a result are skipped).
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+    },
+    /// List a position's book moves with their scores (in men, for the side to move), the
+    /// plies of book below them and the results of the games learned from.
     Probe {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
@@ -94,6 +113,11 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
             };
             build_book(&path, &from, &settings, out)
         }
+        BookCommand::Learn {
+            book,
+            out: path,
+            games,
+        } => learn_book(book.as_deref(), &path, &games, out),
         BookCommand::Probe { position, book } => {
             let book = load(book.as_deref())?;
             let position = match position {
@@ -105,13 +129,22 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
                 writeln!(out, "not in the book")?;
             }
             for entry in moves {
-                writeln!(
+                write!(
                     out,
                     "{:<12} {:>7.2}  {} plies of book below",
                     entry.mv.to_string(),
                     f64::from(entry.score) / 100.0,
                     entry.depth
                 )?;
+                let record = entry.record;
+                if record.games() > 0 {
+                    write!(
+                        out,
+                        "  games +{} ={} -{}",
+                        record.wins, record.draws, record.losses
+                    )?;
+                }
+                writeln!(out)?;
             }
             Ok(())
         }
@@ -127,6 +160,45 @@ fn load(path: Option<&Path>) -> Result<Arc<Book>> {
         Some(path) => Book::load(path).map(Arc::new).map_err(|why| anyhow!(why)),
         None => Ok(Book::builtin()),
     }
+}
+
+/// Reads every game of `games`, adds the results to the book and writes it to `path`.
+fn learn_book(
+    book: Option<&Path>,
+    path: &Path,
+    games: &[PathBuf],
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut entries = load(book)?.entries().to_vec();
+    let (mut total, mut refused) = (learn::Learned::default(), 0usize);
+    for pdn in games {
+        let text =
+            std::fs::File::open(pdn).with_context(|| format!("cannot open {}", pdn.display()))?;
+        let mut read = Vec::new();
+        for game in PdnReader::new(std::io::BufReader::new(text)) {
+            match game {
+                Ok(game) => read.push(game),
+                Err(error) => {
+                    eprintln!("{}: skipped: {error}", pdn.display());
+                    refused += 1;
+                }
+            }
+        }
+        total += learn::learn(&mut entries, &read);
+    }
+    let bytes = file::encode(&mut entries);
+    file::write_atomically(path, &bytes)
+        .with_context(|| format!("cannot write the book {}", path.display()))?;
+    writeln!(
+        out,
+        "learned from {} games ({} book moves played); skipped {} without a result and {} unreadable; wrote {}",
+        total.games,
+        total.book_moves,
+        total.unfinished,
+        refused,
+        path.display()
+    )?;
+    Ok(())
 }
 
 /// The roots named by `--from`.
