@@ -78,12 +78,12 @@ enum Points {
     Loss,
 }
 
-fn points_for(result: GameResult, mover: Color) -> Option<Points> {
+/// The points of `mover` in a finished game.
+fn points_for(result: GameResult, mover: Color) -> Points {
     match result {
-        GameResult::Draw => Some(Points::Draw),
-        GameResult::Unknown => None,
-        decided if decided == GameResult::win_for(mover) => Some(Points::Win),
-        _ => Some(Points::Loss),
+        GameResult::Draw => Points::Draw,
+        won if won == GameResult::win_for(mover) => Points::Win,
+        _ => Points::Loss,
     }
 }
 
@@ -124,28 +124,26 @@ impl std::ops::AddAssign for Learned {
 pub fn learn<'a>(entries: &mut [Entry], games: impl IntoIterator<Item = &'a PdnGame>) -> Learned {
     let mut learned = Learned::default();
     for game in games {
-        let mut position = game.start;
-        let mut book_moves = 0;
-        for mv in &game.moves {
-            if let Some(points) = points_for(game.result, position.side_to_move()) {
-                let key = position.key();
-                let first = entries.partition_point(|entry| entry.key < key);
-                if let Some(entry) = entries[first..]
-                    .iter_mut()
-                    .take_while(|entry| entry.key == key)
-                    .find(|entry| entry.mv == *mv)
-                {
-                    entry.record.add(points);
-                    book_moves += 1;
-                }
-            }
-            position = position.play(mv);
-        }
         if game.result == GameResult::Unknown {
             learned.unfinished += 1;
-        } else {
-            learned.games += 1;
-            learned.book_moves += book_moves;
+            continue;
+        }
+        learned.games += 1;
+        let mut position = game.start;
+        for mv in &game.moves {
+            let key = position.key();
+            let first = entries.partition_point(|entry| entry.key < key);
+            if let Some(entry) = entries[first..]
+                .iter_mut()
+                .take_while(|entry| entry.key == key)
+                .find(|entry| entry.mv == *mv)
+            {
+                entry
+                    .record
+                    .add(points_for(game.result, position.side_to_move()));
+                learned.book_moves += 1;
+            }
+            position = position.play(mv);
         }
     }
     learned

@@ -172,10 +172,10 @@ fn learn_book(
     let mut entries = load(book)?.entries().to_vec();
     let (mut total, mut refused) = (learn::Learned::default(), 0usize);
     for pdn in games {
-        let text =
+        let pdn_file =
             std::fs::File::open(pdn).with_context(|| format!("cannot open {}", pdn.display()))?;
         let mut read = Vec::new();
-        for game in PdnReader::new(std::io::BufReader::new(text)) {
+        for game in PdnReader::new(std::io::BufReader::new(pdn_file)) {
             match game {
                 Ok(game) => read.push(game),
                 Err(error) => {
