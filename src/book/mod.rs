@@ -133,19 +133,25 @@ impl Book {
         moves
     }
 
-    /// A move to play in `position`, among the book moves with at least [`MIN_PLAYED_DEPTH`]
-    /// plies of book below them whose games do not show them worse than another
-    /// ([`learn::kept`]): the best with `variety` 0, else one drawn (by `seed`) among those
-    /// within `variety` hundredths of a man of the best. None when there is none.
-    pub fn choose(&self, position: &Position, variety: u32, seed: u64) -> Option<BookMove> {
+    /// The book moves that [`Book::choose`] draws from in `position`, best first: those with at
+    /// least [`MIN_PLAYED_DEPTH`] plies of book below them whose games do not show them worse
+    /// than another ([`learn::kept`]).
+    pub fn playable(&self, position: &Position) -> Vec<BookMove> {
         let mut moves = self.moves(position);
         moves.retain(|candidate| candidate.depth >= MIN_PLAYED_DEPTH);
         let records: Vec<GameRecord> = moves.iter().map(|candidate| candidate.record).collect();
-        let moves: Vec<BookMove> = moves
+        moves
             .into_iter()
             .zip(learn::kept(&records))
             .filter_map(|(candidate, kept)| kept.then_some(candidate))
-            .collect();
+            .collect()
+    }
+
+    /// A move to play in `position`, among its [`playable`](Book::playable) moves: the best with
+    /// `variety` 0, else one drawn (by `seed`) among those within `variety` hundredths of a man
+    /// of the best. None when there is none.
+    pub fn choose(&self, position: &Position, variety: u32, seed: u64) -> Option<BookMove> {
+        let moves = self.playable(position);
         let best = moves.first()?.score;
         let floor = i32::from(best) - variety as i32;
         let close: Vec<&BookMove> = moves

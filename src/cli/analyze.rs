@@ -226,6 +226,7 @@ fn analyze_position(
         None => Some(crate::book::Book::builtin()),
     };
     if let Some(book) = book {
+        let playable = book.playable(game.current());
         let moves: Vec<String> = book
             .moves(game.current())
             .iter()
@@ -236,8 +237,13 @@ fn analyze_position(
                     }
                     None => String::new(),
                 };
+                let played = if playable.contains(entry) {
+                    ""
+                } else {
+                    ", not played"
+                };
                 format!(
-                    "{} {:+.2} ({} plies{games})",
+                    "{} {:+.2} ({} plies{games}{played})",
                     entry.mv,
                     f64::from(entry.score) / 100.0,
                     entry.depth

@@ -66,7 +66,8 @@ pub enum BookCommand {
         games: Vec<PathBuf>,
     },
     /// List a position's book moves with their scores (in men, for the side to move), the
-    /// plies of book below them and the results of the games learned from.
+    /// plies of book below them and the results of the games learned from; moves too near the
+    /// book's edge or that their games show worse than another are marked "not played".
     Probe {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
@@ -125,6 +126,7 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
                 None => Position::start(),
             };
             let moves = book.moves(&position);
+            let playable = book.playable(&position);
             if moves.is_empty() {
                 writeln!(out, "not in the book")?;
             }
@@ -143,6 +145,9 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
                         "  games +{} ={} -{}",
                         record.wins, record.draws, record.losses
                     )?;
+                }
+                if !playable.contains(&entry) {
+                    write!(out, "  (not played)")?;
                 }
                 writeln!(out)?;
             }
