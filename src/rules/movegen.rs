@@ -205,7 +205,7 @@ impl Launches {
         let mut pieces = Bitboard::EMPTY;
         for (slot, direction) in by_direction.iter_mut().zip(Direction::ALL) {
             let back = direction.opposite();
-            let launch = (empty.step(back) & victims).step(back);
+            let launch = empty.step_into(back, victims).step(back);
             *slot = launch;
             pieces |= launch & men;
             if kings.is_not_empty() {
@@ -252,7 +252,7 @@ fn generate_quiet(position: &Position, list: &mut MoveList) {
     let us = position.side_to_move();
     let empty = position.empty_squares();
     for direction in forward(us) {
-        let targets = position.men(us).step(direction) & empty;
+        let targets = position.men(us).step_into(direction, empty);
         for to in targets {
             let from = back_step(to, direction);
             list.push(Move {
@@ -291,13 +291,7 @@ pub fn count_legal(position: &Position) -> u64 {
         if let Some(jumpers) = launches.single_man_jumps(position) {
             return jumpers.iter().map(|set| u64::from(set.count())).sum();
         }
-        let mut list = MoveList::new();
-        let mut sink = ListSink {
-            list: &mut list,
-            best: 0,
-        };
-        search_captures(position, launches.pieces, &mut sink);
-        return list.len() as u64;
+        return count_routed_captures(position, launches.pieces);
     }
     let us = position.side_to_move();
     let empty = position.empty_squares();
@@ -305,7 +299,7 @@ pub fn count_legal(position: &Position) -> u64 {
     let kings = position.kings(us);
     let mut count = 0;
     for direction in forward(us) {
-        count += (men.step(direction) & empty).count();
+        count += men.step_into(direction, empty).count();
     }
     if kings.is_not_empty() {
         for direction in Direction::ALL {
@@ -314,6 +308,19 @@ pub fn count_legal(position: &Position) -> u64 {
         }
     }
     u64::from(count)
+}
+
+/// The number of legal captures when they need the route search (a king captures or a jump
+/// continues). Kept out of line so that the common cases of [`count_legal`] stay small.
+#[inline(never)]
+fn count_routed_captures(position: &Position, able: Bitboard) -> u64 {
+    let mut list = MoveList::new();
+    let mut sink = ListSink {
+        list: &mut list,
+        best: 0,
+    };
+    search_captures(position, able, &mut sink);
+    list.len() as u64
 }
 
 /// Receives every finished capture route. The fast sink keeps the maximal distinct moves; the
@@ -439,8 +446,8 @@ fn man_jump<S: CaptureSink>(
     direction: Direction,
     sink: &mut S,
 ) -> bool {
-    let victim = here.step(direction) & victims;
-    let landing = victim.step(direction) & board.empty;
+    let victim = here.step_into(direction, victims);
+    let landing = victim.step_into(direction, board.empty);
     match landing.first() {
         Some(land) => {
             sink.enter(land);
@@ -467,13 +474,13 @@ fn king_captures<S: CaptureSink>(
         if victim.is_empty() {
             continue;
         }
-        let mut landing = victim.step(direction) & board.empty;
+        let mut landing = victim.step_into(direction, board.empty);
         while let Some(land) = landing.first() {
             continued = true;
             sink.enter(land);
             king_captures(board, land, captured | victim, sink);
             sink.leave();
-            landing = landing.step(direction) & board.empty;
+            landing = landing.step_into(direction, board.empty);
         }
     }
     if !continued && captured.is_not_empty() {
