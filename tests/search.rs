@@ -86,6 +86,55 @@ fn returned_move_is_legal_on_rule_positions() {
 }
 
 #[test]
+fn several_threads_finish_the_asked_depth_and_report_rising_depths() {
+    // Lazy SMP threads abandon and skip depths that another thread completes or searches: the
+    // main thread must still report every line it ends on, deeper each time, up to the limit.
+    let game = Game::new(parse_position(RULE_POSITIONS[0]).expect("valid"));
+    for threads in [2, 3] {
+        for multipv in [1, 2] {
+            let settings = SearchSettings {
+                threads,
+                multipv,
+                ..analysis()
+            };
+            let mut reported: Vec<(u32, usize)> = Vec::new();
+            let mut searcher = Searcher::new(4);
+            let result = searcher.search(
+                &game,
+                &at_depth(9),
+                &settings,
+                &SearchControl::new(),
+                &mut |report| reported.push((report.depth, report.multipv)),
+            );
+            assert_eq!(result.depth, 9, "{threads} threads, multipv {multipv}");
+            let mut depths: Vec<u32> = reported
+                .iter()
+                .filter(|&&(_, line)| line == 1)
+                .map(|&(depth, _)| depth)
+                .collect();
+            // The closing report repeats the last depth with the final node count.
+            if depths.len() >= 2 && depths[depths.len() - 1] == depths[depths.len() - 2] {
+                depths.pop();
+                reported.pop();
+            }
+            assert!(
+                depths.windows(2).all(|pair| pair[0] < pair[1]),
+                "depths not rising: {depths:?}"
+            );
+            assert_eq!(depths.last(), Some(&9), "{threads} threads: {depths:?}");
+            // With several lines wanted, the main thread searches every depth itself.
+            if multipv == 2 {
+                assert_eq!(depths, (1..=9).collect::<Vec<_>>());
+                assert!(reported.iter().all(|&(_, line)| line <= 2));
+                assert_eq!(reported.iter().filter(|&&(_, line)| line == 2).count(), 9);
+            }
+            let legal = legal_moves(game.current());
+            assert!(legal.contains(&result.best.expect("the start has moves")));
+        }
+    }
+}
+
+#[test]
 fn no_legal_move_is_a_loss_without_a_move() {
     // The white man on a1 is blocked by b2 (and c3 behind it prevents the capture).
     let game = Game::new(parse_position("W:W29:B22,25").expect("valid"));

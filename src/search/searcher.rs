@@ -15,13 +15,14 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::control::{Report, SearchControl, SearchResult, SearchSettings};
+use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
 use crate::search::ordering::Ordering;
 use crate::search::params::SearchParams;
 use crate::search::threads::{self, ThreadOutcome};
 use crate::search::time::TimeManager;
 use crate::search::tt::Table;
-use crate::search::worker::{Completed, Material, RootMove, Shared};
+use crate::search::worker::{Material, Shared};
 use std::ops::Neg;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
@@ -272,6 +273,7 @@ impl Searcher {
                 .depth
                 .unwrap_or(Depth::MAX.0 as u32)
                 .clamp(1, Depth::MAX.0 as u32),
+            deepest: DeepestIteration::new(threads),
         };
         // The closing report repeats the last iteration's unless the line changed since (a
         // stopped iteration found a new best move, or skill picked another line): remember it.

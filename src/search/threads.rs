@@ -1,15 +1,24 @@
-//! Lazy SMP: several threads search the same root and share only the transposition table.
+//! Lazy SMP: several threads search the same root and share the transposition table.
 //!
 //! The threads live for the whole search on a `std::thread::scope`, so they can borrow the shared
 //! state without reference counting. Thread 0 runs on the caller's thread: it alone reads the clock,
 //! reports progress and decides when to stop; when it finishes it raises the abort flag and the
-//! helpers return. Helpers with odd ids search one ply deeper than the iteration they are on, which
-//! spreads the threads over two depths and fills the table with entries the main thread will use.
-//! With one thread no helper exists and the search is fully deterministic.
+//! helpers return. Three rules keep two threads from doing the same work
+//! (`DeepestIteration` in [`crate::search::iteration`]):
+//!
+//! * helpers with odd ids start one ply deeper than the main thread;
+//! * a thread leaves a depth that half of the other threads are already searching to them and
+//!   takes the next one;
+//! * when any thread completes an iteration, every thread still on that depth or a shallower one
+//!   abandons it (its work stays in the table) and goes deeper; the main thread reports the
+//!   completed lines and decides whether to stop on them as if it had searched them itself.
+//!
+//! With one thread none of this applies and the search is fully deterministic.
 
 use crate::search::control::Report;
+use crate::search::iteration::{Completed, RootMove};
 use crate::search::ordering::Ordering;
-use crate::search::worker::{Completed, RootMove, Shared, Worker};
+use crate::search::worker::{Shared, Worker};
 use std::time::Duration;
 
 /// Stack for helper threads: the recursion keeps a move list per ply.

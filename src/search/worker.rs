@@ -11,8 +11,9 @@
 //! * Ordering, reductions and extensions follow [`SearchParams`]; nothing prunes on a null move
 //!   (draughts is full of zugzwang).
 //!
-//! Threads share only the transposition table, the node counter and the abort flag (Lazy SMP, see
-//! [`crate::search::threads`]); only the main thread (id 0) looks at the clock.
+//! Threads share the transposition table, the node counter, the abort flag and the deepest
+//! completed iteration (Lazy SMP, see [`crate::search::threads`]); only the main thread (id 0)
+//! looks at the clock.
 
 use crate::egtb::{Tablebases, Wdl};
 use crate::eval::evaluate::{can_capture, evaluate_with};
@@ -23,6 +24,7 @@ use crate::rules::movegen::{self, MoveList, MAX_MOVES};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::search::control::{Report, SearchControl, SearchSettings};
+use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
 use crate::search::ordering::{pick_next, Ordering, MAX_PLY};
 use crate::search::params::SearchParams;
@@ -71,6 +73,8 @@ pub(crate) struct Shared<'a> {
     pub(crate) multipv: usize,
     /// Deepest iteration.
     pub(crate) max_depth: u32,
+    /// The deepest iteration any thread has completed.
+    pub(crate) deepest: DeepestIteration,
 }
 
 impl Shared<'_> {
@@ -127,26 +131,6 @@ impl Material {
     }
 }
 
-/// A root move with what the last search of it found.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct RootMove {
-    pub(crate) mv: Move,
-    /// Score in the current iteration (`-INFINITE` if it failed low).
-    pub(crate) score: Score,
-    /// Score at the end of the previous iteration.
-    pub(crate) previous: Score,
-    pub(crate) pv: Vec<Move>,
-    pub(crate) seldepth: u32,
-}
-
-/// The lines of the deepest iteration a thread completed.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct Completed {
-    pub(crate) depth: u32,
-    /// The best `multipv` lines, best first.
-    pub(crate) lines: Vec<RootMove>,
-}
-
 const NULL_MOVE: Move = Move {
     from: match crate::rules::square::Square::from_number(1) {
         Some(square) => square,
@@ -170,6 +154,8 @@ pub(crate) struct Worker<'s, 'a> {
     /// Local node budget (exact for a single thread).
     node_limit: u64,
     aborted: bool,
+    /// The current iteration was abandoned because another thread completed its depth.
+    superseded: bool,
     seldepth: usize,
     root_depth: i32,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
@@ -215,6 +201,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             flushed: 0,
             node_limit,
             aborted: false,
+            superseded: false,
             seldepth: 0,
             root_depth: 1,
             pv: Box::new([[NULL_MOVE; MAX_PLY]; MAX_PLY]),
@@ -239,6 +226,33 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// Whether the whole search must end (not just the current iteration).
+    fn search_ended(&self) -> bool {
+        self.shared.abort.load(AtomicOrdering::Acquire) || self.shared.control.is_stopped()
+    }
+
+    /// Whether another thread's iteration may replace this thread's. The main thread's own lines
+    /// matter when several are wanted (helpers search only the best one).
+    fn may_be_superseded(&self) -> bool {
+        !self.is_main() || self.shared.multipv == 1
+    }
+
+    /// Takes over `done`, another thread's completed iteration: its best move goes first with its
+    /// score, so the next iteration orders and centres its window on it.
+    fn adopt(&mut self, done: &Completed) {
+        let Some(best) = done.lines.first() else {
+            return;
+        };
+        for root_move in &mut self.root_moves {
+            root_move.score = -Score::INFINITE;
+        }
+        if let Some(index) = self.root_moves.iter().position(|line| line.mv == best.mv) {
+            self.root_moves[index] = best.clone();
+            self.root_moves[..=index].rotate_right(1);
+        }
+        self.completed = Some(done.clone());
+    }
+
     fn abort_all(&mut self) {
         self.aborted = true;
         self.shared.raise_abort();
@@ -248,8 +262,13 @@ impl<'s, 'a> Worker<'s, 'a> {
     fn poll(&mut self) {
         self.flush_nodes();
         let shared = self.shared;
-        if shared.abort.load(AtomicOrdering::Acquire) || shared.control.is_stopped() {
+        if self.search_ended() {
             self.aborted = true;
+            return;
+        }
+        if self.may_be_superseded() && shared.deepest.depth() >= self.root_depth as u32 {
+            self.aborted = true;
+            self.superseded = true;
             return;
         }
         if self.is_main() && shared.time.hard_expired(shared.control) {
@@ -349,8 +368,29 @@ impl<'s, 'a> Worker<'s, 'a> {
         let helper_offset = u32::from(self.id % 2 == 1);
         let mut progress = Progress::default();
         let mut last_best: Option<(Move, Score)> = None;
-        for iteration in 1..=shared.max_depth {
-            let depth = (iteration + helper_offset).min(shared.max_depth);
+        let mut depth = 0;
+        loop {
+            // Never repeat a depth some thread has completed; odd helpers stay a ply ahead. A
+            // main thread whose own lines matter goes through every depth itself.
+            let follows_others = self.may_be_superseded();
+            let deepest = if follows_others {
+                shared.deepest.depth()
+            } else {
+                depth
+            };
+            if deepest >= shared.max_depth {
+                break;
+            }
+            depth = (depth + 1).max(deepest + 1 + helper_offset);
+            // A depth half the other threads are already searching is left to them.
+            while follows_others
+                && depth < shared.max_depth
+                && shared.deepest.crowded(depth, self.id)
+            {
+                depth += 1;
+            }
+            depth = depth.min(shared.max_depth);
+            shared.deepest.announce(self.id, depth);
             self.root_depth = depth as i32;
             self.partial_best = None;
             for root_move in &mut self.root_moves {
@@ -364,11 +404,29 @@ impl<'s, 'a> Worker<'s, 'a> {
                 self.root_moves[..=pv_index].sort_by_key(|line| std::cmp::Reverse(line.score));
             }
             if self.aborted {
-                break;
+                if !self.superseded || self.search_ended() {
+                    break;
+                }
+                self.aborted = false;
+                self.superseded = false;
+                self.partial_best = None;
+                match shared.deepest.lines() {
+                    Some(done) => self.adopt(&done),
+                    None => continue,
+                }
+            } else {
+                let lines = self.root_moves[..multipv].to_vec();
+                let completed = Completed { depth, lines };
+                shared.deepest.publish(&completed);
+                self.completed = Some(completed);
             }
-            let lines = self.root_moves[..multipv].to_vec();
-            let best = (lines[0].mv, lines[0].score);
-            self.completed = Some(Completed { depth, lines });
+            let Some(completed) = &self.completed else {
+                continue;
+            };
+            let (completed_depth, best) = match completed.lines.first() {
+                Some(line) => (completed.depth, (line.mv, line.score)),
+                None => continue,
+            };
             if let Some(report) = report.as_deref_mut() {
                 self.report_completed(report);
             }
@@ -387,10 +445,11 @@ impl<'s, 'a> Worker<'s, 'a> {
                 None => progress = Progress::default(),
             }
             last_best = Some(best);
-            if self.should_stop_after_iteration(depth, best.1, progress, multipv) {
+            if self.should_stop_after_iteration(completed_depth, best.1, progress, multipv) {
                 break;
             }
         }
+        shared.deepest.announce(self.id, 0);
     }
 
     /// Decides between iterations whether the main thread should stop.
