@@ -284,7 +284,7 @@ fn back_step(square: Square, direction: Direction) -> Square {
 }
 
 /// The number of legal moves, counting quiet moves without listing them (perft's last ply).
-#[inline]
+#[inline(always)]
 pub fn count_legal(position: &Position) -> u64 {
     let launches = Launches::of(position);
     if launches.pieces.is_not_empty() {
