@@ -31,6 +31,7 @@ pub(crate) struct Completed {
 /// shallower one abandons its iteration (its work stays in the table) and goes on deeper; the main
 /// thread reports the lines and stops on them as if it had found them itself.
 pub(crate) struct DeepestIteration {
+    /// The depth of `lines`, kept apart so that every poll can read it without taking the lock.
     depth: AtomicU32,
     lines: Mutex<Option<Completed>>,
     /// The depth each thread is searching (0: none).
