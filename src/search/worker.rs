@@ -24,6 +24,7 @@ use crate::rules::movegen::{self, MoveList, MAX_MOVES};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::search::control::{Report, SearchControl, SearchSettings};
+use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
 use crate::search::ordering::{pick_next, Ordering, MAX_PLY};
@@ -160,6 +161,7 @@ pub(crate) struct Worker<'s, 'a> {
     root_depth: i32,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    evals: EvalCache,
     /// Keys from the oldest repeatable game position to the current node, each with the number of
     /// reversible plies that led to it.
     path: Vec<(u64, u32)>,
@@ -206,6 +208,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             root_depth: 1,
             pv: Box::new([[NULL_MOVE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            evals: EvalCache::new(),
             path,
             root_moves,
             completed: None,
@@ -869,7 +872,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             if movegen::count_legal(position) == 0 {
                 return Score::loss_in(ply as u32);
             }
-            let stand_pat = evaluate_with(position, self.shared.eval);
+            let eval = self.shared.eval;
+            let stand_pat = self
+                .evals
+                .get_or_insert(position.key(), || evaluate_with(position, eval));
             let threatened =
                 threat_plies > 0 && can_capture(position, position.side_to_move().opponent());
             if !threatened {
