@@ -276,3 +276,34 @@ fn captured_pieces_disappear_and_the_king_keeps_its_rank() {
     assert_eq!(after("W:WK29:B7,15", "29x2x7x15"), "B:WK2:B");
     assert_eq!(after("B:W15:BK4", "4x29x15"), "W:W:BK29");
 }
+
+/// The generator's shortcuts (`count_legal`, `has_capture`, `has_quiet_move`) against the full
+/// move list, at every node of a shallow tree below each rule position (blocked ones included).
+#[test]
+fn move_shortcuts_agree_with_the_move_list() {
+    fn walk(position: &onca::rules::position::Position, depth: u32, nodes: &mut u64) {
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        let captures = list.iter().any(|mv| mv.captured.is_not_empty());
+        assert_eq!(movegen::count_legal(position), list.len() as u64);
+        assert_eq!(movegen::has_capture(position), captures);
+        if !captures {
+            assert_eq!(movegen::has_quiet_move(position), !list.is_empty());
+        }
+        *nodes += 1;
+        if depth > 0 {
+            for mv in list.iter() {
+                walk(&position.play(mv), depth - 1, nodes);
+            }
+        }
+    }
+    let mut nodes = 0;
+    let mut blocked = 0;
+    for case in CASES {
+        let position = parse_position(case.fen).expect("valid FEN");
+        blocked += usize::from(case.moves.is_empty());
+        walk(&position, 6, &mut nodes);
+    }
+    assert!(blocked >= 2, "the blocked rule positions are walked");
+    assert!(nodes > 100_000, "{nodes} nodes walked");
+}

@@ -178,6 +178,23 @@ pub fn generate_captures(position: &Position, list: &mut MoveList) -> bool {
     true
 }
 
+/// Whether the side to move has a non-capturing move: with no capture on the board (the caller
+/// knows), whether it has a legal move at all, found without counting them.
+#[inline]
+pub fn has_quiet_move(position: &Position) -> bool {
+    let us = position.side_to_move();
+    let empty = position.empty_squares();
+    let [left, right] = forward(us);
+    let men = position.men(us);
+    if men.step_into(left, empty).is_not_empty() || men.step_into(right, empty).is_not_empty() {
+        return true;
+    }
+    let kings = position.kings(us);
+    Direction::ALL
+        .iter()
+        .any(|&direction| kings.step_into(direction, empty).is_not_empty())
+}
+
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture(position: &Position) -> bool {

@@ -869,7 +869,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut list = MoveList::new();
         let forced = movegen::generate_captures(position, &mut list);
         if !forced {
-            if movegen::count_legal(position) == 0 {
+            if !movegen::has_quiet_move(position) {
                 return Score::loss_in(ply as u32);
             }
             let eval = self.shared.eval;
