@@ -1,7 +1,9 @@
 //! Self-play data: games from randomised balanced openings, each move searched with a node
 //! budget drawn at random between the run's node count and one and a half times that, played in parallel; every
-//! quiet position (no capture for either side) is written as `FEN;result` with the result 1.0 /
-//! 0.5 / 0.0 from White's view.
+//! quiet position (no capture for either side) is written as `FEN;result;score` with the result
+//! 1.0 / 0.5 / 0.0 and the score of the search that chose the move there (evaluation units,
+//! clamped as [`crate::rescore::label_score`] does), both from White's view: the tuner can blend
+//! that score into the label (`tune --score-weight`) at no extra cost.
 //!
 //! The random budgets are what make the games differ: a fixed budget makes the engine
 //! deterministic, so every game from one opening was the same game, and the 200,000 games of
@@ -10,12 +12,13 @@
 //! from its own seed, so a game is still reproducible from the run's seed and its index.
 //!
 //! The data file resumes itself: it opens with a header comment naming the run's seed and node
-//! count (`# onca-tune datagen v2 seed=1 nodes=1000`), and each game's lines are followed by a
+//! count (`# onca-tune datagen v3 seed=1 nodes=1000`), and each game's lines are followed by a
 //! marker comment `# game 17`, written together with them in one flushed write. Running the same
 //! command again reads the markers, drops an unfinished tail (a game cut off mid-write) and plays
 //! only the games still missing; a larger `--games` extends a finished run. The tuner skips `#`
 //! lines.
 
+use crate::rescore::label_score;
 use crate::rng::Rng;
 use anyhow::{bail, Context, Result};
 use onca::eval::evaluate::{can_capture, evaluate};
@@ -40,8 +43,11 @@ const RANDOM_PLIES: usize = 8;
 const BALANCED_MARGIN: i32 = 60;
 /// Games longer than this are scored as draws.
 const MAX_PLIES: usize = 300;
-/// Start of the header comment; bump the version when a change makes old games incomparable.
-const HEADER_PREFIX: &str = "# onca-tune datagen v2 ";
+/// Start of the header comment of every version.
+const HEADER_PREFIX: &str = "# onca-tune datagen v";
+/// The version in the header; bump it when a change makes old games incomparable. Version 3
+/// added the search score to each line (version 2 lines are `FEN;result`).
+const VERSION: u32 = 3;
 /// Start of the comment closing each game.
 const GAME_MARKER: &str = "# game ";
 
@@ -75,8 +81,9 @@ pub fn game_rng(seed: u64, index: u64) -> Rng {
 }
 
 /// Plays one game from `opening`, each move with a budget drawn from `rng` in `nodes..=nodes
-/// * 3 / 2`; returns the quiet positions' FENs and the result from White's view.
-pub fn play_game(opening: Position, nodes: u64, rng: &mut Rng) -> (Vec<String>, f64) {
+/// * 3 / 2`; returns the quiet positions' FENs, each with the score of its search
+/// ([`label_score`]), and the result from White's view.
+pub fn play_game(opening: Position, nodes: u64, rng: &mut Rng) -> (Vec<(String, i32)>, f64) {
     let mut searcher = Searcher::new(1);
     let settings = SearchSettings::default();
     let rules = DrawRules::default();
@@ -96,14 +103,14 @@ pub fn play_game(opening: Position, nodes: u64, rng: &mut Rng) -> (Vec<String>, 
             break 0.5;
         }
         let position = *game.current();
-        if is_quiet(&position) {
-            quiet.push(to_fen(&position));
-        }
         let limits = Limits {
             nodes: Some(nodes + rng.below(nodes as usize / 2 + 1) as u64),
             ..Limits::default()
         };
         let found = searcher.search(&game, &limits, &settings, &control, &mut |_| {});
+        if is_quiet(&position) {
+            quiet.push((to_fen(&position), label_score(&position, &found)));
+        }
         match found.best {
             Some(best) => {
                 game.play(best);
@@ -172,7 +179,10 @@ pub struct Config {
 
 impl Config {
     fn header(&self) -> String {
-        format!("{HEADER_PREFIX}seed={} nodes={}", self.seed, self.nodes)
+        format!(
+            "{HEADER_PREFIX}{VERSION} seed={} nodes={}",
+            self.seed, self.nodes
+        )
     }
 }
 
@@ -327,8 +337,8 @@ pub fn run(plan: Plan, config: &Config, progress: &(dyn Fn(&Summary) + Sync)) ->
         let opening = random_opening(&mut rng);
         let (fens, result) = play_game(opening, config.nodes, &mut rng);
         let mut text = String::new();
-        for fen in &fens {
-            text.push_str(&format!("{fen};{result:.1}\n"));
+        for (fen, score) in &fens {
+            text.push_str(&format!("{fen};{result:.1};{score}\n"));
         }
         text.push_str(&format!("{GAME_MARKER}{index}\n"));
         let Ok(mut guard) = sink.lock() else { return };
@@ -410,7 +420,7 @@ pub fn merge(inputs: &[&Path], out: &Path) -> Result<MergeSummary> {
                         header = Some(text.to_string());
                     }
                     Some(first) if first != text => bail!(
-                        "{} line {number}: header `{text}` differs from `{first}` (another seed or node count)",
+                        "{} line {number}: header `{text}` differs from `{first}` (another version, seed or node count)",
                         input.display()
                     ),
                     Some(_) => {}

@@ -27,8 +27,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play self-play games at fixed nodes and write quiet `FEN;result` lines; running the same
-    /// command again resumes (only the missing games are played).
+    /// Play self-play games at fixed nodes and write quiet `FEN;result;score` lines (the game's
+    /// result and the search's score, White's view); running the same command again resumes
+    /// (only the missing games are played).
     Datagen {
         /// Games in the whole run (game indices 0..games).
         #[arg(long)]
@@ -58,7 +59,7 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Fit K, then the weights, on a `FEN;result` file; write the weights as `name opening endgame`
+    /// Fit K, then the weights, on a `FEN;result[;score]` file; write the weights as `name opening endgame`
     /// lines.
     Tune {
         #[arg(long)]
@@ -92,7 +93,7 @@ enum Command {
         #[arg(long)]
         resume: bool,
         /// Share of the search score in the training label: `(1 - W) * result + W *
-        /// sigmoid(K * score)`, K fitted to the results; needs data written by `score`. The
+        /// sigmoid(K * score)`, K fitted to the results; needs scored data (datagen's or `score`'s). The
         /// validation error stays against the results.
         #[arg(long, default_value_t = 0.0)]
         score_weight: f64,
@@ -101,9 +102,9 @@ enum Command {
         #[arg(long, default_value = "all", value_parser = tune::Tables::parse)]
         tables: tune::Tables,
     },
-    /// Search every position of a `FEN;result` file to a fixed depth and write
-    /// `FEN;result;score` lines (White's view), for `tune --score-weight`; running the same
-    /// command again resumes.
+    /// Search every position of a `FEN;result[;score]` file to a fixed depth and write
+    /// `FEN;result;score` lines (White's view, replacing a score already there), for `tune
+    /// --score-weight`; running the same command again resumes.
     Score {
         #[arg(long)]
         data: PathBuf,
@@ -427,7 +428,7 @@ fn tune_command(args: TuneArgs) -> Result<()> {
                 )
             })?;
         println!(
-            "training labels: {:.2} result + {:.2} sigmoid(K * depth-search score)",
+            "training labels: {:.2} result + {:.2} sigmoid(K * search score)",
             1.0 - args.score_weight,
             args.score_weight
         );

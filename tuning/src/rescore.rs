@@ -1,7 +1,8 @@
 //! Search scores for data lines: `onca-tune score` searches every `FEN;result` position of a
 //! datagen file to a fixed depth and writes `FEN;result;score`, the score in evaluation units
 //! from White's view, so the tuner can blend it into the game result as the label
-//! (`tune --score-weight`).
+//! (`tune --score-weight`). A line that has a score already (datagen records its own search's)
+//! gets this search's instead.
 //!
 //! The output has one line for each input line (comments copied), so a rerun resumes by counting
 //! the complete lines already written; an unfinished last line is cut off first. Each position is
@@ -13,8 +14,8 @@ use onca::eval::score::Score;
 use onca::eval::weights::Weights;
 use onca::game::record::Game;
 use onca::notation::fen::parse_position;
-use onca::rules::position::Color;
-use onca::search::control::{SearchControl, SearchSettings};
+use onca::rules::position::{Color, Position};
+use onca::search::control::{SearchControl, SearchResult, SearchSettings};
 use onca::search::limits::Limits;
 use onca::search::searcher::Searcher;
 use rayon::prelude::*;
@@ -59,7 +60,12 @@ pub fn score_position(searcher: &mut Searcher, fen: &str, depth: u32) -> Result<
         &SearchControl::new(),
         &mut |_| {},
     );
-    // No legal move: the side to move has lost.
+    Ok(label_score(&position, &found))
+}
+
+/// The score a data line records for `position` from the search `found` of it: from White's
+/// view, clamped to [`SCORE_CLAMP`], a loss when the side to move has no legal move.
+pub fn label_score(position: &Position, found: &SearchResult) -> i32 {
     let score = if found.best.is_some() {
         found.score
     } else {
@@ -70,7 +76,7 @@ pub fn score_position(searcher: &mut Searcher, fen: &str, depth: u32) -> Result<
     } else {
         -score.0
     };
-    Ok(white.clamp(-SCORE_CLAMP, SCORE_CLAMP))
+    white.clamp(-SCORE_CLAMP, SCORE_CLAMP)
 }
 
 /// The output line for input `line`: comments and blank lines as they are, `FEN;result` with
@@ -80,12 +86,13 @@ fn scored_line(searcher: &mut Searcher, line: &str, depth: u32) -> Result<String
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(line.to_string());
     }
+    // A score already there (datagen's own search) is replaced by this search's.
     let mut fields = trimmed.split(';');
-    let (Some(fen), Some(_result), None) = (fields.next(), fields.next(), fields.next()) else {
-        return Err(String::from("expected `FEN;result`"));
+    let (Some(fen), Some(result), None) = (fields.next(), fields.next(), fields.nth(1)) else {
+        return Err(String::from("expected `FEN;result` or `FEN;result;score`"));
     };
     let score = score_position(searcher, fen.trim(), depth)?;
-    Ok(format!("{trimmed};{score}"))
+    Ok(format!("{fen};{result};{score}"))
 }
 
 /// Complete lines in `path` (0 when it does not exist), after cutting off an unfinished last

@@ -186,6 +186,33 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
     let summary = datagen(&whole, &full).expect("uninterrupted run");
     assert_eq!(summary.games, 6);
     assert!(summary.positions > 0);
+    // Each position line carries its game's result and its own search's score, from White's
+    // view: a side far ahead in material is scored ahead by its search.
+    let text = std::fs::read_to_string(&whole).expect("data file");
+    assert!(text.starts_with("# onca-tune datagen v3 seed=3 nodes=150\n"));
+    let mut scored = 0;
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split(';').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[1]), "{line}");
+        let score: i32 = fields[2].parse().expect("an integer score");
+        assert!(score.abs() <= onca_tuning::rescore::SCORE_CLAMP, "{line}");
+        let position = onca::notation::fen::parse_position(fields[0]).expect("a position");
+        let material = |color| {
+            let men = position.men(color).count() as i32;
+            men + 3 * position.kings(color).count() as i32
+        };
+        let lead = material(onca::rules::position::Color::White)
+            - material(onca::rules::position::Color::Black);
+        if lead.abs() >= 3 {
+            assert_eq!(score.signum(), lead.signum(), "{line}");
+            scored += 1;
+        }
+    }
+    assert!(
+        scored > 0,
+        "no lopsided position to check the scores' sign on"
+    );
 
     let pieces = dir.join("pieces.txt");
     let first = datagen(&pieces, &Config { games: 2, ..full }).expect("first part");
@@ -449,7 +476,7 @@ fn games_from_one_opening_part_ways_yet_each_game_repeats() {
     let game = |stream: u64| datagen::play_game(opening, 300, &mut Rng::new(stream));
     let first = game(1);
     assert_eq!(first, game(1));
-    let distinct: std::collections::HashSet<Vec<String>> = (2..8)
+    let distinct: std::collections::HashSet<Vec<(String, i32)>> = (2..8)
         .map(|stream| game(stream).0)
         .chain([first.0])
         .collect();
@@ -471,7 +498,7 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     let input = dir.join("data.txt");
     std::fs::write(
         &input,
-        format!("# onca-tune datagen v2 seed=1 nodes=10\n{white_up};1.0\n{black_up};0.0\n# game 0\n{even};0.5\n# game 1\n"),
+        format!("# onca-tune datagen v3 seed=1 nodes=10\n{white_up};1.0;-999\n{black_up};0.0\n# game 0\n{even};0.5\n# game 1\n"),
     )
     .expect("data file");
     let whole = dir.join("whole.txt");
@@ -480,7 +507,7 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     let text = std::fs::read_to_string(&whole).expect("scored file");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6);
-    assert_eq!(lines[0], "# onca-tune datagen v2 seed=1 nodes=10");
+    assert_eq!(lines[0], "# onca-tune datagen v3 seed=1 nodes=10");
     assert_eq!(lines[3], "# game 0");
     let score_of = |line: &str| -> i32 {
         line.rsplit(';')
@@ -500,6 +527,11 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     );
     assert!(score_of(lines[1]) > 50, "{}", lines[1]);
     assert!(score_of(lines[2]) < -50, "{}", lines[2]);
+    // The first line's datagen score (-999) was replaced, not kept beside the new one.
+    assert_eq!(lines[1].matches(';').count(), 2, "{}", lines[1]);
+    let crowded = dir.join("crowded.txt");
+    std::fs::write(&crowded, format!("{white_up};1.0;5;6\n")).expect("data file");
+    assert!(rescore(&crowded, &dir.join("crowded-out.txt"), 3, None, &|_| {}).is_err());
 
     // A run cut off mid-line resumes to the same file.
     let cut = dir.join("cut.txt");
