@@ -78,7 +78,7 @@ mod tests {
         // Same entry, other key: evaluated again and replaces the first.
         assert_eq!(evaluate(0x9234_5678_9ABC_0001, 77, &mut cache), Score(77));
         assert_eq!(evaluate(0x1234_5678_9ABC_0001, 5, &mut cache), Score(5));
-        // Key zero with score zero is not mistaken for an empty entry, nor the reverse.
+        // An empty entry does not hold key zero: evaluated once, then found.
         assert_eq!(evaluate(0, 0, &mut cache), Score(0));
         assert_eq!(evaluate(0, 1, &mut cache), Score(0));
         assert_eq!(
