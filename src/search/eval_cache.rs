@@ -17,10 +17,12 @@ use crate::eval::score::Score;
 const ENTRIES: usize = 1 << 16;
 /// The low key bits that pick the entry; the rest are stored to tell positions apart.
 const INDEX_MASK: u64 = ENTRIES as u64 - 1;
-/// The bits of an entry that hold the key: above the valid bit and the score.
-const TAG_MASK: u64 = !0x1_FFFF;
+/// The bits of an entry that hold the score.
+const SCORE_MASK: u64 = 0xFFFF;
 /// Set in every filled entry, so that an empty (zero) entry matches no key.
 const VALID: u64 = 1 << 16;
+/// The bits of an entry that hold the key: above the valid bit and the score.
+const TAG_MASK: u64 = !(VALID | SCORE_MASK);
 
 /// Static evaluations of recently evaluated positions, by key.
 pub(crate) struct EvalCache {
@@ -40,7 +42,7 @@ impl EvalCache {
     pub(crate) fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> Score) -> Score {
         let slot = &mut self.entries[(key & INDEX_MASK) as usize];
         let tag = (key & TAG_MASK) | VALID;
-        if *slot & !0xFFFF == tag {
+        if *slot & !SCORE_MASK == tag {
             return Score(i32::from(*slot as u16 as i16));
         }
         let score = evaluate();

@@ -59,8 +59,8 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Fit K, then the weights, on a `FEN;result[;score]` file; write the weights as `name opening endgame`
-    /// lines.
+    /// Fit K, then the weights, on a `FEN;result[;score]` file; write the weights as `name opening
+    /// endgame` lines.
     Tune {
         #[arg(long)]
         data: PathBuf,
@@ -93,8 +93,8 @@ enum Command {
         #[arg(long)]
         resume: bool,
         /// Share of the search score in the training label: `(1 - W) * result + W *
-        /// sigmoid(K * score)`, K fitted to the results; needs scored data (datagen's or `score`'s). The
-        /// validation error stays against the results.
+        /// sigmoid(K * score)`, K fitted to the results; needs scored data (datagen's or
+        /// `score`'s). The validation error stays against the results.
         #[arg(long, default_value_t = 0.0)]
         score_weight: f64,
         /// Pattern tables to fit: `all`, or names such as `block_r0_c0,kings_r2_c2` (region

@@ -79,14 +79,13 @@ pub fn label_score(position: &Position, found: &SearchResult) -> i32 {
     white.clamp(-SCORE_CLAMP, SCORE_CLAMP)
 }
 
-/// The output line for input `line`: comments and blank lines as they are, `FEN;result` with
-/// `;score` appended.
+/// The output line for input `line`: comments and blank lines as they are, `FEN;result` and
+/// `FEN;result;score` as `FEN;result;score` with this search's score.
 fn scored_line(searcher: &mut Searcher, line: &str, depth: u32) -> Result<String, String> {
     let trimmed = line.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(line.to_string());
     }
-    // A score already there (datagen's own search) is replaced by this search's.
     let mut fields = trimmed.split(';');
     let (Some(fen), Some(result), None) = (fields.next(), fields.next(), fields.nth(1)) else {
         return Err(String::from("expected `FEN;result` or `FEN;result;score`"));
