@@ -155,8 +155,8 @@ pub fn generate_captures(position: &Position, list: &mut MoveList) -> bool {
     if launches.pieces.is_empty() {
         return false;
     }
-    match launches.single_man_jumps(position) {
-        Some(jumpers) => {
+    match launches.kind(position) {
+        Captures::SingleJumps(jumpers) => {
             for (direction, set) in Direction::ALL.into_iter().zip(jumpers) {
                 for from in set {
                     let victim = Bitboard::from_square(from).step(direction);
@@ -170,9 +170,9 @@ pub fn generate_captures(position: &Position, list: &mut MoveList) -> bool {
                 }
             }
         }
-        None => {
+        Captures::Routed(pieces) => {
             let mut sink = ListSink { list, best: 0 };
-            search_captures(position, launches.pieces, &mut sink);
+            search_captures(position, pieces, &mut sink);
         }
     }
     true
@@ -236,15 +236,16 @@ impl Launches {
         }
     }
 
-    /// The jumping men per direction when every legal capture is a single man's jump (the common
-    /// case, handled without a route search); `None` when a king can capture or a jump continues.
+    /// Which captures the side to move has, told from the launch squares without a route search
+    /// where possible.
     #[inline(always)]
-    fn single_man_jumps(&self, position: &Position) -> Option<[Bitboard; 4]> {
+    fn kind(&self, position: &Position) -> Captures {
         let men = position.men(position.side_to_move());
         if (self.pieces - men).is_not_empty() {
-            return None;
+            return Captures::Routed(self.pieces);
         }
         let mut jumpers = [Bitboard::EMPTY; 4];
+        let mut continuing = Bitboard::EMPTY;
         for (index, direction) in Direction::ALL.into_iter().enumerate() {
             jumpers[index] = men & self.by_direction[index];
             let landings = jumpers[index].step(direction).step(direction);
@@ -256,12 +257,26 @@ impl Launches {
                 .zip(self.by_direction)
                 .filter(|(other, _)| *other != direction.opposite())
                 .fold(Bitboard::EMPTY, |set, (_, launch)| set | launch);
-            if (landings & onward).is_not_empty() {
-                return None;
-            }
+            let back = direction.opposite();
+            continuing |= (landings & onward).step(back).step(back);
         }
-        Some(jumpers)
+        if continuing.is_not_empty() {
+            // A continuing man takes at least two pieces and every other man at most one, so by
+            // the majority rule only the continuing men need the route search.
+            Captures::Routed(continuing)
+        } else {
+            Captures::SingleJumps(jumpers)
+        }
     }
+}
+
+/// The legal captures of a position as [`Launches::kind`] finds them.
+enum Captures {
+    /// Every legal capture is one man's single jump: the jumping men per direction.
+    SingleJumps([Bitboard; 4]),
+    /// The pieces whose routes must be searched (a king can capture, or a man's jump continues);
+    /// the legal captures are among their routes.
+    Routed(Bitboard),
 }
 
 /// Appends the quiet moves of the side to move (only legal when there is no capture).
@@ -305,10 +320,12 @@ fn back_step(square: Square, direction: Direction) -> Square {
 pub fn count_legal(position: &Position) -> u64 {
     let launches = Launches::of(position);
     if launches.pieces.is_not_empty() {
-        if let Some(jumpers) = launches.single_man_jumps(position) {
-            return jumpers.iter().map(|set| u64::from(set.count())).sum();
-        }
-        return count_routed_captures(position, launches.pieces);
+        return match launches.kind(position) {
+            Captures::SingleJumps(jumpers) => {
+                jumpers.iter().map(|set| u64::from(set.count())).sum()
+            }
+            Captures::Routed(pieces) => count_routed_captures(position, pieces),
+        };
     }
     let us = position.side_to_move();
     let empty = position.empty_squares();
