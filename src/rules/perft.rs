@@ -1,7 +1,8 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of a move generator.
 //!
 //! The last ply is bulk-counted ([`movegen::count_legal`], inlined into the loop over the
-//! last-but-one ply). With more than one thread the tree is split two plies below the root and
+//! last-but-one ply), and moves are played without updating the Zobrist key, which perft never
+//! reads ([`Position::play_unkeyed`]). With more than one thread the tree is split two plies below the root and
 //! the subtrees are counted on a rayon pool.
 
 use crate::rules::movegen::{self, MoveList};
@@ -20,14 +21,14 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
             let mut list = MoveList::new();
             movegen::generate(position, &mut list);
             list.iter()
-                .map(|mv| movegen::count_legal(&position.play(mv)))
+                .map(|mv| movegen::count_legal(&position.play_unkeyed(mv)))
                 .sum()
         }
         _ => {
             let mut list = MoveList::new();
             movegen::generate(position, &mut list);
             list.iter()
-                .map(|mv| perft(&position.play(mv), depth - 1))
+                .map(|mv| perft(&position.play_unkeyed(mv), depth - 1))
                 .sum()
         }
     }
