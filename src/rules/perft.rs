@@ -2,8 +2,8 @@
 //!
 //! The last ply is bulk-counted ([`movegen::count_legal`], inlined into the loop over the
 //! last-but-one ply), and moves are played without updating the Zobrist key, which perft never
-//! reads ([`Position::play_unkeyed`]). With more than one thread the tree is split two plies below the root and
-//! the subtrees are counted on a rayon pool.
+//! reads (`Position::play_unkeyed`). With more than one thread the tree is split two plies below
+//! the root and the subtrees are counted on a rayon pool.
 
 use crate::rules::movegen::{self, MoveList};
 use crate::rules::moves::Move;
