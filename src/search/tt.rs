@@ -8,9 +8,15 @@
 //!
 //! Data layout (low to high bits): move 17 (valid 1, from 6, to 6, captured-set hash 4), score 16,
 //! depth 8, bound 2, age 6.
+//!
+//! The clusters live in an anonymous memory map (zero-filled by the system, so a new table costs no
+//! clearing) that asks Linux for transparent huge pages: a probe is a random access into megabytes,
+//! and with 4 KB pages most probes also missed the TLB. On systems without huge pages the advice
+//! is ignored.
 
 use crate::eval::score::Score;
 use crate::rules::moves::Move;
+use memmap2::MmapMut;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -62,17 +68,10 @@ pub(crate) struct Hit {
 
 const ENTRIES_PER_CLUSTER: usize = 4;
 
-#[repr(align(64))]
+/// Four entries, one cache line. All-zero bytes are four empty entries.
+#[repr(C, align(64))]
 struct Cluster {
     words: [[AtomicU64; 2]; ENTRIES_PER_CLUSTER],
-}
-
-impl Cluster {
-    fn empty() -> Cluster {
-        Cluster {
-            words: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]),
-        }
-    }
 }
 
 fn encode(mv: PackedMove, score: Score, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -107,32 +106,63 @@ fn decode(data: u64) -> (Hit, u8) {
 
 /// The shared table.
 pub(crate) struct Table {
-    clusters: Vec<Cluster>,
+    /// Owns the memory that `clusters` points into (only held, never read through: every access
+    /// goes through `clusters`).
+    _memory: MmapMut,
+    /// The start of `memory` as clusters, taken from the map's mutable pointer.
+    clusters: *mut Cluster,
+    len: usize,
     age: u8,
 }
+
+// SAFETY: the clusters are atomics, shared between threads only through `&Table`; the raw pointer
+// points into `memory`, which the table owns and which lives as long as it.
+unsafe impl Send for Table {}
+// SAFETY: as above; every access through `&Table` is an atomic load or store.
+unsafe impl Sync for Table {}
 
 impl Table {
     /// A table of about `mb` megabytes (at least one cluster). If the memory cannot be had, the
     /// size is halved until it can (a warning is logged), rather than aborting the engine.
     pub(crate) fn new(mb: usize) -> Table {
-        let mut count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters: Vec<Cluster> = Vec::new();
-        while clusters.try_reserve_exact(count).is_err() && count > 1 {
-            count /= 2;
-            log::warn!("transposition table: not enough memory, trying {count} clusters");
+        let cluster_bytes = std::mem::size_of::<Cluster>();
+        let mut len = (mb.saturating_mul(1 << 20) / cluster_bytes).max(1);
+        let mut memory = loop {
+            match MmapMut::map_anon(len * cluster_bytes) {
+                Ok(memory) => break memory,
+                Err(error) if len > 1 => {
+                    len /= 2;
+                    log::warn!("transposition table: {error}, trying {len} clusters");
+                }
+                Err(error) => panic!("transposition table: cannot map one cluster: {error}"),
+            }
+        };
+        #[cfg(target_os = "linux")]
+        if let Err(error) = memory.advise(memmap2::Advice::HugePage) {
+            log::debug!("transposition table: no huge pages ({error})");
         }
-        clusters.resize_with(count, Cluster::empty);
-        Table { clusters, age: 0 }
+        // A map is page-aligned, which satisfies the clusters' 64-byte alignment.
+        let clusters = memory.as_mut_ptr().cast::<Cluster>();
+        Table {
+            _memory: memory,
+            clusters,
+            len,
+            age: 0,
+        }
+    }
+
+    /// The clusters.
+    #[inline(always)]
+    fn clusters(&self) -> &[Cluster] {
+        // SAFETY: `clusters` points to `len` clusters inside `memory` (aligned, see `new`), whose
+        // bytes are initialised (a map starts zeroed) and valid for atomics of any value.
+        unsafe { std::slice::from_raw_parts(self.clusters, self.len) }
     }
 
     /// Empties every entry.
     pub(crate) fn clear(&mut self) {
-        for cluster in &mut self.clusters {
-            for entry in &mut cluster.words {
-                *entry[0].get_mut() = 0;
-                *entry[1].get_mut() = 0;
-            }
-        }
+        // SAFETY: `&mut self` excludes every other access, and the `len` clusters are the map's.
+        unsafe { std::ptr::write_bytes(self.clusters, 0, self.len) };
         self.age = 0;
     }
 
@@ -143,8 +173,9 @@ impl Table {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+        let clusters = self.clusters();
+        let index = ((u128::from(key) * clusters.len() as u128) >> 64) as usize;
+        &clusters[index]
     }
 
     /// The entry stored for `key`, if any.
@@ -202,9 +233,10 @@ impl Table {
 
     /// Permille of sampled entries written in the current search.
     pub(crate) fn hashfull(&self) -> u32 {
-        let sample = self.clusters.len().min(250);
+        let clusters = self.clusters();
+        let sample = clusters.len().min(250);
         let mut used = 0;
-        for cluster in &self.clusters[..sample] {
+        for cluster in &clusters[..sample] {
             for entry in &cluster.words {
                 let data = entry[1].load(Ordering::Relaxed);
                 if data != 0 && decode(data).1 == self.age {
