@@ -2,7 +2,7 @@
 //! types it shares with its callers and threads, [`iteration`] the lines an iteration produces
 //! and the deepest one the threads share, [`worker`] one thread's alpha-beta search, [`threads`]
 //! Lazy SMP, [`tt`] the shared transposition table, [`eval_cache`] each thread's cache of static
-//! evaluations, [`ordering`] move ordering, [`params`] the search switches, [`time`] the time
+//! evaluations, [`prefetch`] the hint that starts their loads early, [`ordering`] move ordering, [`params`] the search switches, [`time`] the time
 //! manager, [`limits`] how long to search, and [`bench`](mod@bench) the fixed-depth behaviour
 //! checksum.
 //!
@@ -10,8 +10,8 @@
 //! protocol text. Inside, dependencies run control/limits -> time -> iteration -> worker ->
 //! threads -> searcher.
 //!
-//! The items of [`iteration`], [`eval_cache`], [`worker`], [`threads`], [`tt`] and [`ordering`]
-//! are crate-private: only the search uses them (the modules stay public for their design
+//! The items of [`iteration`], [`eval_cache`], [`prefetch`], [`worker`], [`threads`], [`tt`] and
+//! [`ordering`] are crate-private: only the search uses them (the modules stay public for their design
 //! notes).
 
 pub mod bench;
@@ -21,6 +21,7 @@ pub mod iteration;
 pub mod limits;
 pub mod ordering;
 pub mod params;
+pub mod prefetch;
 pub mod searcher;
 pub mod threads;
 pub mod time;

@@ -16,6 +16,7 @@
 
 use crate::eval::score::Score;
 use crate::rules::moves::Move;
+use crate::search::prefetch::prefetch;
 use memmap2::MmapMut;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,6 +177,12 @@ impl Table {
         let clusters = self.clusters();
         let index = ((u128::from(key) * clusters.len() as u128) >> 64) as usize;
         &clusters[index]
+    }
+
+    /// Starts loading the cluster of `key`, to be probed soon.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u64) {
+        prefetch(self.cluster(key));
     }
 
     /// The entry stored for `key`, if any.

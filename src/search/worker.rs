@@ -701,9 +701,12 @@ impl<'s, 'a> Worker<'s, 'a> {
                 break;
             }
             let child = position.play(&mv);
+            let new_depth = depth - 1;
+            if new_depth > 0 {
+                self.shared.table.prefetch(child.key());
+            }
             let child_counters = counters.after(position, &mv, &child);
             self.push(position, &mv, child.key());
-            let new_depth = depth - 1;
             let score = if index == 0 {
                 -self.search(&child, child_counters, new_depth, -beta, -alpha, ply + 1)
             } else {
@@ -857,6 +860,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         threat_plies: u32,
     ) -> Score {
+        self.evals.prefetch(position.key());
         if !self.enter_node(ply) {
             return Score::DRAW;
         }
