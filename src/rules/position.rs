@@ -182,14 +182,13 @@ impl Position {
     }
 
     /// [`Position::play`] without the Zobrist key, which keeps the parent's value: for perft,
-    /// which never reads keys (the key update is a fifth of what playing a move costs).
+    /// which never reads keys.
     #[inline(always)]
     pub(crate) fn play_unkeyed(&self, mv: &Move) -> Position {
         let us = self.side;
         let from = Bitboard::from_square(mv.from);
         let to = Bitboard::from_square(mv.to);
-        let was_king = (self.kings & from).is_not_empty();
-        let becomes_king = was_king || (to & us.promotion_row()).is_not_empty();
+        let (_, becomes_king) = self.kingship(mv);
 
         let mut next = *self;
         if mv.captured.is_not_empty() {
@@ -212,13 +211,20 @@ impl Position {
         next
     }
 
+    /// Whether the piece a legal move of the side to move plays is a king before the move, and
+    /// after it (promotion happens only where the move ends).
+    #[inline(always)]
+    fn kingship(&self, mv: &Move) -> (bool, bool) {
+        let was_king = self.kings.contains(mv.from);
+        let becomes_king = was_king || self.side.promotion_row().contains(mv.to);
+        (was_king, becomes_king)
+    }
+
     /// What a legal move of the side to move changes in the Zobrist key.
     #[inline(always)]
     fn key_change(&self, mv: &Move) -> u64 {
         let us = self.side;
-        let was_king = self.kings.contains(mv.from);
-        let becomes_king =
-            was_king || (Bitboard::from_square(mv.to) & us.promotion_row()).is_not_empty();
+        let (was_king, becomes_king) = self.kingship(mv);
         let mover = Piece {
             color: us,
             king: was_king,
