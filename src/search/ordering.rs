@@ -5,9 +5,16 @@
 //! sibling) and a history score per side, origin and destination, updated with a "gravity" rule
 //! that keeps values bounded.
 
+use crate::rules::movegen::MAX_MOVES;
 use crate::rules::moves::Move;
 use crate::rules::position::Color;
 use crate::search::tt::PackedMove;
+use arrayvec::ArrayVec;
+
+/// The ordering scores of a node's moves, in move-list order: a fixed-capacity list on the stack,
+/// written once per move (zeroing room for [`MAX_MOVES`] scores at every node costs more than
+/// scoring the few moves there are).
+pub(crate) type MoveScores = ArrayVec<i32, MAX_MOVES>;
 
 /// Deepest ply the search tables cover.
 pub(crate) const MAX_PLY: usize = 128;
@@ -59,20 +66,22 @@ impl Ordering {
         killers[0].as_ref() == Some(mv) || killers[1].as_ref() == Some(mv)
     }
 
-    /// Scores each move for ordering, higher first.
+    /// Scores each move for ordering, higher first: entry i of `scores` (emptied first) belongs to
+    /// `moves[i]`.
     #[inline]
     pub(crate) fn score_moves(
         &self,
         moves: &[Move],
-        scores: &mut [i32],
+        scores: &mut MoveScores,
         table_move: PackedMove,
         side: Color,
         ply: usize,
     ) {
         let killers = &self.killers[ply.min(MAX_PLY - 1)];
         let history = &self.history[side as usize];
-        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = if table_move.matches(mv) {
+        scores.clear();
+        scores.extend(moves.iter().map(|mv| {
+            if table_move.matches(mv) {
                 TABLE_MOVE_SCORE
             } else if mv.is_capture() {
                 // Taking kings first.
@@ -83,8 +92,8 @@ impl Ordering {
                 KILLER_SCORES[1]
             } else {
                 history[mv.from.index()][mv.to.index()]
-            };
-        }
+            }
+        }));
     }
 
     /// Rewards the quiet move that caused a cut-off and penalises the quiet moves tried before it.

@@ -20,14 +20,14 @@ use crate::eval::evaluate::{can_capture, evaluate_with};
 use crate::eval::score::Score;
 use crate::eval::weights::Weights;
 use crate::game::draw::{self, DrawCounters};
-use crate::rules::movegen::{self, MoveList, MAX_MOVES};
+use crate::rules::movegen::{self, MoveList};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::search::control::{Report, SearchControl, SearchSettings};
 use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
-use crate::search::ordering::{pick_next, Ordering, MAX_PLY};
+use crate::search::ordering::{pick_next, MoveScores, Ordering, MAX_PLY};
 use crate::search::params::SearchParams;
 use crate::search::time::{Progress, TimeManager};
 use crate::search::tt::{Bound, PackedMove, Table};
@@ -115,6 +115,15 @@ fn short_rule_limit(position: &Position) -> Option<u32> {
     } else {
         Some(10)
     }
+}
+
+/// The reduction of the logarithmic late-move-reduction formula (an option, off by default).
+/// Kept out of line: inlined, the compiler hoists `ln(depth)` out of the move loop and pays for a
+/// logarithm at every node even with the option off.
+#[inline(never)]
+fn logarithmic_reduction(depth: i32, index: usize) -> i32 {
+    let reduction = (f64::from(depth).ln() * (index as f64).ln() / 2.0 + 0.5) as i32;
+    reduction.clamp(1, (depth - 2).max(1))
 }
 
 /// The piece counts of a position: white men, white kings, black men, black kings.
@@ -679,18 +688,17 @@ impl<'s, 'a> Worker<'s, 'a> {
             depth += 1;
         }
         let side = position.side_to_move();
-        let mut scores = [0i32; MAX_MOVES];
-        let scores = &mut scores[..count];
         let moves = list.as_mut_slice();
+        let mut scores = MoveScores::new();
         self.ordering
-            .score_moves(moves, scores, table_move, side, ply);
+            .score_moves(moves, &mut scores, table_move, side, ply);
         let capture_node = moves[0].is_capture();
 
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = 0usize;
         for index in 0..count {
-            let mv = pick_next(moves, scores, index);
+            let mv = pick_next(moves, &mut scores, index);
             if self.params.late_move_pruning
                 && !pv_node
                 && !capture_node
@@ -717,8 +725,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                     && !self.ordering.is_killer(ply, &mv)
                 {
                     let base = if self.params.lmr_logarithmic {
-                        let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0 + 0.5) as i32;
-                        r.clamp(1, (depth - 2).max(1))
+                        logarithmic_reduction(depth, index)
                     } else if index >= 8 && depth >= 6 {
                         2
                     } else {
