@@ -292,7 +292,7 @@ pub fn run_bench(
     let results = crate::search::bench::run(depth, threads, hash_mb, weights, |found| {
         index += 1;
         let line = format!(
-            "{index:>2} {:>10} nodes {:>8.3} s depth {:>2} best {:<10} {}",
+            "{index:>2} {:>10} nodes {:>9.4} s depth {:>2} best {:<10} {}",
             found.nodes,
             found.elapsed.as_secs_f64(),
             found.depth,
