@@ -7,8 +7,8 @@
 //! and the search's behaviour is the same with or without the cache.
 //!
 //! Each entry is one word: the key's high 47 bits, a valid bit and the 16-bit score. It is private
-//! to its thread (no sharing, no atomics) and lives for one search, since the weights may change
-//! between searches (a fresh one is a 512 KB zeroed allocation, microseconds).
+//! to its thread (no sharing, no atomics) and lives across searches in the thread's
+//! [`crate::search::thread_memory::ThreadMemory`], which empties it when the weights change.
 
 use crate::eval::score::Score;
 use crate::search::prefetch::prefetch;
@@ -36,6 +36,11 @@ impl EvalCache {
         EvalCache {
             entries: vec![0; ENTRIES].into_boxed_slice(),
         }
+    }
+
+    /// Forgets every cached score (the weights changed).
+    pub(crate) fn clear(&mut self) {
+        self.entries.fill(0);
     }
 
     /// Starts loading the entry of `key`, to be read soon.

@@ -23,6 +23,7 @@ pub mod ordering;
 pub mod params;
 pub mod prefetch;
 pub mod searcher;
+pub mod thread_memory;
 pub mod threads;
 pub mod time;
 pub mod tt;

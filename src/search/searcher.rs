@@ -17,8 +17,8 @@ use crate::rules::position::Position;
 use crate::search::control::{Report, SearchControl, SearchResult, SearchSettings};
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
-use crate::search::ordering::Ordering;
 use crate::search::params::SearchParams;
+use crate::search::thread_memory::ThreadMemory;
 use crate::search::threads::{self, ThreadOutcome};
 use crate::search::time::TimeManager;
 use crate::search::tt::Table;
@@ -32,12 +32,12 @@ use std::time::Instant;
 /// quiescence over long capture chains goes deep.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
-/// The search engine: owns the transposition table and the per-thread ordering tables across
-/// searches.
+/// The search engine: owns the transposition table and each search thread's memory (ordering
+/// tables, evaluation cache) across searches.
 pub struct Searcher {
     table: Table,
     hash_mb: usize,
-    orderings: Vec<Box<Ordering>>,
+    memories: Vec<Box<ThreadMemory>>,
     params: SearchParams,
     /// Searches run so far (seeds the weaker play of `skill`).
     searches: u64,
@@ -56,7 +56,7 @@ impl Searcher {
         Searcher {
             table: Table::new(hash_mb.max(1)),
             hash_mb: hash_mb.max(1),
-            orderings: vec![Box::new(Ordering::new())],
+            memories: vec![Box::new(ThreadMemory::new())],
             params: SearchParams::default(),
             searches: 0,
             tablebases: Arc::new(Tablebases::empty()),
@@ -86,7 +86,8 @@ impl Searcher {
     }
 
     /// Evaluates with `weights` from the next search on (`None`: the built-in weights). Other
-    /// weights than before clear the transposition table (its scores came from the old ones).
+    /// weights than before clear the transposition table and the evaluation caches (their scores
+    /// came from the old ones).
     pub fn set_weights(&mut self, weights: Option<Arc<Weights>>) {
         let same = match (&weights, &self.weights) {
             (None, None) => true,
@@ -95,6 +96,9 @@ impl Searcher {
         };
         if !same {
             self.table.clear();
+            for memory in &mut self.memories {
+                memory.evals.clear();
+            }
         }
         self.weights = weights;
     }
@@ -132,8 +136,8 @@ impl Searcher {
     /// Forgets everything learned (new game): table, killers, history.
     pub fn clear(&mut self) {
         self.table.clear();
-        for ordering in &mut self.orderings {
-            ordering.clear();
+        for memory in &mut self.memories {
+            memory.clear();
         }
         self.searches = 0;
     }
@@ -178,7 +182,7 @@ impl Searcher {
                 tbhits: 0,
             };
         };
-        // Borrowed field by field (not through `weights()`): the orderings are borrowed
+        // Borrowed field by field (not through `weights()`): the thread memories are borrowed
         // mutably while the threads run.
         let eval = self.weights.as_deref().unwrap_or(Weights::builtin());
         let waiting = limits.infinite || control.is_pondering();
@@ -235,11 +239,11 @@ impl Searcher {
             multipv = multipv.max(weakness.candidates);
         }
         let threads = settings.threads.clamp(1, 512);
-        while self.orderings.len() < threads {
-            self.orderings.push(Box::new(Ordering::new()));
+        while self.memories.len() < threads {
+            self.memories.push(Box::new(ThreadMemory::new()));
         }
-        for ordering in &mut self.orderings {
-            ordering.age();
+        for memory in &mut self.memories {
+            memory.ordering.age();
         }
         self.table.new_search();
 
@@ -282,7 +286,7 @@ impl Searcher {
             last_reported = Some(line.clone());
             report(line);
         };
-        let outcomes = threads::run(&shared, &mut self.orderings[..threads], &mut remembering);
+        let outcomes = threads::run(&shared, &mut self.memories[..threads], &mut remembering);
         let nodes = shared.total_nodes();
         let tbhits = shared.tbhits.load(std::sync::atomic::Ordering::Relaxed);
 

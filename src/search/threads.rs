@@ -1,9 +1,10 @@
 //! Lazy SMP: several threads search the same root and share the transposition table.
 //!
-//! The threads live for the whole search on a `std::thread::scope`, so they can borrow the shared
-//! state without reference counting. Thread 0 runs on the caller's thread: it alone reads the clock,
-//! reports progress and decides when to stop; when it finishes it raises the abort flag and the
-//! helpers return. Three rules keep two threads from doing the same work
+//! The helpers run on a `std::thread::scope`, so they can borrow the shared state without reference
+//! counting. Thread 0 runs on the caller's thread: it alone reads the clock, reports progress and
+//! decides when to stop; when it finishes it raises the abort flag and the helpers return. It
+//! starts the helpers only after searching alone for `HELPER_DELAY` (a millisecond): a search
+//! that is over sooner is faster without them. Three rules keep two threads from doing the same work
 //! (`DeepestIteration` in [`crate::search::iteration`]):
 //!
 //! * helpers with odd ids start one ply deeper than the main thread;
@@ -17,7 +18,7 @@
 
 use crate::search::control::Report;
 use crate::search::iteration::{Completed, RootMove};
-use crate::search::ordering::Ordering;
+use crate::search::thread_memory::ThreadMemory;
 use crate::search::worker::{Shared, Worker};
 use std::time::Duration;
 
@@ -31,39 +32,48 @@ pub(crate) struct ThreadOutcome {
     pub(crate) partial_best: Option<RootMove>,
 }
 
-/// Runs the search on `orderings.len()` threads (at least one) and returns each thread's outcome,
-/// main thread first.
+/// Runs the search on `memories.len()` threads (at least one, each with its own memory) and returns
+/// each thread's outcome, main thread first.
 pub(crate) fn run(
     shared: &Shared<'_>,
-    orderings: &mut [Box<Ordering>],
+    memories: &mut [Box<ThreadMemory>],
     report: &mut dyn FnMut(&Report),
 ) -> Vec<ThreadOutcome> {
-    let Some((main_ordering, helper_orderings)) = orderings.split_first_mut() else {
+    let Some((main_memory, helper_memories)) = memories.split_first_mut() else {
         return Vec::new();
     };
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
-        for (index, ordering) in helper_orderings.iter_mut().enumerate() {
-            let builder = std::thread::Builder::new()
-                .name(format!("onca-search-{}", index + 1))
-                .stack_size(HELPER_STACK_BYTES);
-            let spawned = builder.spawn_scoped(scope, move || {
-                let mut worker = Worker::new(shared, index + 1, ordering);
-                worker.iterate(None);
-                worker.flush_nodes();
-                outcome(&worker)
-            });
-            match spawned {
-                Ok(handle) => handles.push(handle),
-                Err(error) => log::warn!("could not start a search thread: {error}"),
+        let mut unstarted = Some(helper_memories);
+        let mut start_helpers = || {
+            let Some(memories) = unstarted.take() else {
+                return;
+            };
+            for (index, memory) in memories.iter_mut().enumerate() {
+                let builder = std::thread::Builder::new()
+                    .name(format!("onca-search-{}", index + 1))
+                    .stack_size(HELPER_STACK_BYTES);
+                let spawned = builder.spawn_scoped(scope, move || {
+                    let mut worker = Worker::new(shared, index + 1, memory);
+                    worker.iterate(None);
+                    worker.flush_nodes();
+                    outcome(&worker)
+                });
+                match spawned {
+                    Ok(handle) => handles.push(handle),
+                    Err(error) => log::warn!("could not start a search thread: {error}"),
+                }
             }
-        }
-        let mut main = Worker::new(shared, 0, main_ordering);
+        };
+        let mut main = Worker::new(shared, 0, main_memory);
+        main.set_helper_start(&mut start_helpers);
         main.iterate(Some(report));
         main.flush_nodes();
+        let main_outcome = outcome(&main);
+        drop(main);
         wait_while_required(shared);
         shared.raise_abort();
-        let mut outcomes = vec![outcome(&main)];
+        let mut outcomes = vec![main_outcome];
         for handle in handles {
             match handle.join() {
                 Ok(found) => outcomes.push(found),

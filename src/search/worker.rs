@@ -29,13 +29,18 @@ use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
 use crate::search::ordering::{pick_next, MoveScores, Ordering, MAX_PLY};
 use crate::search::params::SearchParams;
+use crate::search::thread_memory::{PvTable, ThreadMemory};
 use crate::search::time::{Progress, TimeManager};
 use crate::search::tt::{Bound, PackedMove, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Nodes between two looks at the clock and the shared flags.
 const POLL_INTERVAL: u64 = 1024;
+/// How long the main thread searches alone. Starting a helper and waiting for it to stop costs a
+/// few tenths of a millisecond; searches that end sooner than this (positions the tables or a
+/// forced line decide) are faster on one thread.
+pub(crate) const HELPER_DELAY: Duration = Duration::from_millis(1);
 
 /// Everything the threads of one search share.
 pub(crate) struct Shared<'a> {
@@ -141,18 +146,6 @@ impl Material {
     }
 }
 
-const NULL_MOVE: Move = Move {
-    from: match crate::rules::square::Square::from_number(1) {
-        Some(square) => square,
-        None => unreachable!(),
-    },
-    to: match crate::rules::square::Square::from_number(1) {
-        Some(square) => square,
-        None => unreachable!(),
-    },
-    captured: crate::rules::bitboard::Bitboard::EMPTY,
-};
-
 /// The state of one search thread.
 pub(crate) struct Worker<'s, 'a> {
     shared: &'s Shared<'a>,
@@ -168,9 +161,9 @@ pub(crate) struct Worker<'s, 'a> {
     superseded: bool,
     seldepth: usize,
     root_depth: i32,
-    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv: &'s mut PvTable,
     pv_len: [usize; MAX_PLY],
-    evals: EvalCache,
+    evals: &'s mut EvalCache,
     /// Keys from the oldest repeatable game position to the current node, each with the number of
     /// reversible plies that led to it.
     path: Vec<(u64, u32)>,
@@ -179,10 +172,13 @@ pub(crate) struct Worker<'s, 'a> {
     pub(crate) completed: Option<Completed>,
     /// A root move that beat the first move in an iteration that was then aborted.
     pub(crate) partial_best: Option<RootMove>,
+    /// The main thread's way of starting the helper threads once the search has run for
+    /// [`HELPER_DELAY`] (taken when called).
+    start_helpers: Option<&'s mut dyn FnMut()>,
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
-    pub(crate) fn new(shared: &'s Shared<'a>, id: usize, ordering: &'s mut Ordering) -> Self {
+    pub(crate) fn new(shared: &'s Shared<'a>, id: usize, memory: &'s mut ThreadMemory) -> Self {
         let mut path = Vec::with_capacity(shared.history_keys.len() + MAX_PLY + 1);
         for (run, &key) in shared.history_keys.iter().enumerate() {
             path.push((key, run as u32));
@@ -207,7 +203,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             shared,
             id,
             params: shared.params,
-            ordering,
+            ordering: &mut memory.ordering,
             nodes: 0,
             flushed: 0,
             node_limit,
@@ -215,14 +211,21 @@ impl<'s, 'a> Worker<'s, 'a> {
             superseded: false,
             seldepth: 0,
             root_depth: 1,
-            pv: Box::new([[NULL_MOVE; MAX_PLY]; MAX_PLY]),
+            pv: &mut memory.pv,
             pv_len: [0; MAX_PLY],
-            evals: EvalCache::new(),
+            evals: &mut memory.evals,
             path,
             root_moves,
             completed: None,
             partial_best: None,
+            start_helpers: None,
         }
+    }
+
+    /// Gives the main thread the call that starts the helpers: it makes it at its first poll
+    /// after [`HELPER_DELAY`], and not at all if the search ends sooner.
+    pub(crate) fn set_helper_start(&mut self, start: &'s mut dyn FnMut()) {
+        self.start_helpers = Some(start);
     }
 
     fn is_main(&self) -> bool {
@@ -282,6 +285,11 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.aborted = true;
             self.superseded = true;
             return;
+        }
+        if self.start_helpers.is_some() && shared.start.elapsed() >= HELPER_DELAY {
+            if let Some(start) = self.start_helpers.take() {
+                start();
+            }
         }
         if self.is_main() && shared.time.hard_expired(shared.control) {
             self.abort_all();
