@@ -8,7 +8,7 @@
 //!
 //! Each entry is one word: the key's high 47 bits, a valid bit and the 16-bit score. It is private
 //! to its thread (no sharing, no atomics) and lives across searches in the thread's
-//! [`crate::search::thread_memory::ThreadMemory`], which empties it when the weights change.
+//! memory ([`crate::search::thread_memory`]), which empties it when the weights change.
 
 use crate::eval::score::Score;
 use crate::search::prefetch::prefetch;

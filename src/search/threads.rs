@@ -4,8 +4,8 @@
 //! counting. Thread 0 runs on the caller's thread: it alone reads the clock, reports progress and
 //! decides when to stop; when it finishes it raises the abort flag and the helpers return. It
 //! starts the helpers only after searching alone for `HELPER_DELAY` (a millisecond): a search
-//! that is over sooner is faster without them. Three rules keep two threads from doing the same work
-//! (`DeepestIteration` in [`crate::search::iteration`]):
+//! that is over sooner is faster without them. Three rules keep two threads from doing the same
+//! work (`DeepestIteration` in [`crate::search::iteration`]):
 //!
 //! * helpers with odd ids start one ply deeper than the main thread;
 //! * a thread leaves a depth that half of the other threads are already searching to them and
