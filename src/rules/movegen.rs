@@ -291,17 +291,38 @@ enum Captures {
 
 /// Appends the quiet moves of the side to move (only legal when there is no capture).
 fn generate_quiet(position: &Position, list: &mut MoveList) {
+    for_each_quiet_move(position, |from, to, _| {
+        list.push(Move {
+            from,
+            to,
+            captured: Bitboard::EMPTY,
+        });
+    });
+}
+
+/// Calls `visit` with the position after each quiet move of the side to move (only legal when
+/// there is no capture), in the order of [`generate`], without the Zobrist key: perft's
+/// last-but-one ply needs the children, not the moves, and skips the list in between.
+#[inline(always)]
+pub(crate) fn visit_quiet_children(position: &Position, mut visit: impl FnMut(&Position)) {
+    for_each_quiet_move(
+        position,
+        #[inline(always)]
+        |from, to, is_king| visit(&position.play_quiet_unkeyed(from, to, is_king)),
+    );
+}
+
+/// The walk over the quiet moves shared by [`generate_quiet`] and [`visit_quiet_children`]:
+/// `each(from, to, is_king)`, men first, each man direction in turn, then the kings.
+#[inline(always)]
+fn for_each_quiet_move(position: &Position, mut each: impl FnMut(Square, Square, bool)) {
     let us = position.side_to_move();
     let empty = position.empty_squares();
     let men = position.men(us);
     for_men_of(us, |directions| {
         for direction in directions {
             for to in men.step_into(direction, empty) {
-                list.push(Move {
-                    from: back_step(to, direction),
-                    to,
-                    captured: Bitboard::EMPTY,
-                });
+                each(back_step(to, direction), to, false);
             }
         }
     });
@@ -309,11 +330,7 @@ fn generate_quiet(position: &Position, list: &mut MoveList) {
         for direction in Direction::ALL {
             let targets = Bitboard::from_square(from).ray(direction, empty) & empty;
             for to in targets {
-                list.push(Move {
-                    from,
-                    to,
-                    captured: Bitboard::EMPTY,
-                });
+                each(from, to, true);
             }
         }
     }

@@ -211,6 +211,28 @@ impl Position {
         next
     }
 
+    /// [`Position::play_unkeyed`] for a quiet move from `from` to `to` of a piece of the side to
+    /// move that the caller knows to be a king or a man: no capture to remove and no [`Move`] to
+    /// read, for perft's last-but-one ply.
+    #[inline(always)]
+    pub(crate) fn play_quiet_unkeyed(&self, from: Square, to: Square, is_king: bool) -> Position {
+        let from = Bitboard::from_square(from);
+        let to = Bitboard::from_square(to);
+        let path = from | to;
+        let mut next = *self;
+        match self.side {
+            Color::White => next.white ^= path,
+            Color::Black => next.black ^= path,
+        }
+        if is_king {
+            next.kings ^= path;
+        } else {
+            next.kings |= to & self.side.promotion_row();
+        }
+        next.side = self.side.opponent();
+        next
+    }
+
     /// Whether the piece a legal move of the side to move plays is a king before the move, and
     /// after it (promotion happens only where the move ends).
     #[inline(always)]
