@@ -117,8 +117,7 @@ mod tests {
     #[test]
     fn quiet_children_are_the_positions_the_quiet_moves_make() {
         fn walk(position: &Position, depth: u32, checked: &mut usize) {
-            let mut list = MoveList::new();
-            if !movegen::generate_captures(position, &mut list) {
+            if !movegen::has_capture(position) {
                 let mut visited = Vec::new();
                 movegen::visit_quiet_children(position, |child| visited.push(*child));
                 let played: Vec<Position> = movegen::legal_moves(position)

@@ -213,7 +213,9 @@ impl Position {
 
     /// [`Position::play_unkeyed`] for a quiet move from `from` to `to` of a piece of the side to
     /// move that the caller knows to be a king or a man: no capture to remove and no [`Move`] to
-    /// read, for perft's last-but-one ply.
+    /// read, for perft's last-but-one ply. Kept apart from `play_unkeyed` on purpose: calling
+    /// that with a quiet `Move` cost perft 4% more instructions, and a body shared by both cost
+    /// perft 6% and the search 1%.
     #[inline(always)]
     pub(crate) fn play_quiet_unkeyed(&self, from: Square, to: Square, is_king: bool) -> Position {
         let from = Bitboard::from_square(from);
