@@ -131,6 +131,9 @@ mod tests {
         let game = PdnGame {
             tags: vec![
                 ("Event".into(), "round \"trip\"".into()),
+                // A value ending in a backslash once wrote `"...\"]`, which reads as unclosed.
+                ("Site".into(), "C:\\games\\".into()),
+                ("Round".into(), "one\ntwo".into()),
                 ("White".into(), "A".into()),
                 ("Black".into(), "B".into()),
                 ("Termination".into(), "illegal move".into()),
@@ -162,7 +165,9 @@ mod tests {
             assert_eq!(back.start, start);
             assert_eq!(back.moves, moves);
             assert_eq!(back.result, GameResult::BlackWins);
-            assert_eq!(back.tag("Event"), Some("round 'trip'"));
+            assert_eq!(back.tag("Event"), Some("round \"trip\""));
+            assert_eq!(back.tag("Site"), Some("C:\\games\\"));
+            assert_eq!(back.tag("Round"), Some("one two"));
             assert_eq!(back.tag("Termination"), Some("illegal move"));
         }
     }

@@ -118,14 +118,19 @@ fn comment_tokens(comment: &str) -> Vec<String> {
     words
 }
 
-/// Tag values cannot hold a double quote or a line break; replace them.
+/// A tag value as the reader takes it back: `"` and `\` escaped with a backslash, and line
+/// breaks (which a value cannot hold) replaced by spaces.
 fn tag_value(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| match c {
-            '"' => '\'',
-            '\n' | '\r' => ' ',
-            other => other,
-        })
-        .collect()
+    let mut escaped = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            '\n' | '\r' => escaped.push(' '),
+            other => escaped.push(other),
+        }
+    }
+    escaped
 }
