@@ -2,13 +2,14 @@
 //!
 //! The last ply is bulk-counted ([`movegen::count_legal`], inlined into the loop over the
 //! last-but-one ply, where quiet moves go straight from the generator to the child positions
-//! without a move list), and moves are played without updating the Zobrist key, which perft never
+//! without a move list; both plies are compiled once per colour, with the side to move a
+//! constant), and moves are played without updating the Zobrist key, which perft never
 //! reads (`Position::play_unkeyed`). With more than one thread the tree is split two plies below
 //! the root and the subtrees are counted on a rayon pool.
 
 use crate::rules::movegen::{self, MoveList};
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
+use crate::rules::position::{Color, Position};
 use rayon::prelude::*;
 
 /// Leaf count of the legal move tree of `depth` plies (duplicate routes merged).
@@ -16,26 +17,12 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count_legal(position),
-        2 => {
-            // Spelled out so that the count inlines into the loop over the moves (a call per
-            // child through the general case cost 7% of perft's instructions); quiet children are
-            // built straight from the move's squares, without a move list.
-            let mut captures = MoveList::new();
-            if movegen::generate_captures(position, &mut captures) {
-                captures
-                    .iter()
-                    .map(|mv| movegen::count_legal(&position.play_unkeyed(mv)))
-                    .sum()
-            } else {
-                let mut leaves = 0;
-                movegen::visit_quiet_children(
-                    position,
-                    #[inline(always)]
-                    |child| leaves += movegen::count_legal(child),
-                );
-                leaves
-            }
-        }
+        // The colour is matched here so that each arm's copy of the last two plies has it as a
+        // constant.
+        2 => match position.side_to_move() {
+            Color::White => perft_two(position, Color::White),
+            Color::Black => perft_two(position, Color::Black),
+        },
         _ => {
             let mut list = MoveList::new();
             movegen::generate(position, &mut list);
@@ -43,6 +30,31 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
                 .map(|mv| perft(&position.play_unkeyed(mv), depth - 1))
                 .sum()
         }
+    }
+}
+
+/// Perft 2 of a position where `us` is to move, spelled out so that the count inlines into the
+/// loop over the moves (a call per child through the general case cost 7% of perft's
+/// instructions); quiet children are built straight from the move's squares, without a move list.
+#[inline(always)]
+fn perft_two(position: &Position, us: Color) -> u64 {
+    let them = us.opponent();
+    let mut captures = MoveList::new();
+    if movegen::generate_captures_of(position, us, &mut captures) {
+        let mut leaves = 0;
+        for mv in captures.iter() {
+            leaves += movegen::count_legal_of(&position.play_unkeyed(mv), them);
+        }
+        leaves
+    } else {
+        let mut leaves = 0;
+        movegen::visit_quiet_children(
+            position,
+            us,
+            #[inline(always)]
+            |child| leaves += movegen::count_legal_of(child, them),
+        );
+        leaves
     }
 }
 
@@ -119,7 +131,9 @@ mod tests {
         fn walk(position: &Position, depth: u32, checked: &mut usize) {
             if !movegen::has_capture(position) {
                 let mut visited = Vec::new();
-                movegen::visit_quiet_children(position, |child| visited.push(*child));
+                movegen::visit_quiet_children(position, position.side_to_move(), |child| {
+                    visited.push(*child)
+                });
                 let played: Vec<Position> = movegen::legal_moves(position)
                     .iter()
                     .map(|mv| position.play_unkeyed(mv))
