@@ -300,8 +300,9 @@ enum Captures {
     Routed(Bitboard),
 }
 
-/// Appends the quiet moves of the side to move (only legal when there is no capture).
-fn generate_quiet(position: &Position, list: &mut MoveList) {
+/// Appends the quiet moves of the side to move (only legal when there is no capture: for a caller
+/// that has just seen [`generate_captures`] return `false`).
+pub fn generate_quiet(position: &Position, list: &mut MoveList) {
     for_each_quiet_move(position, position.side_to_move(), |from, to, _| {
         list.push(Move {
             from,

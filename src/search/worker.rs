@@ -900,7 +900,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             if !threatened {
                 return stand_pat;
             }
-            movegen::generate(position, &mut list);
+            movegen::generate_quiet(position, &mut list);
         }
         let next_threat_plies = if forced {
             threat_plies
