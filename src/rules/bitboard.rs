@@ -190,12 +190,52 @@ impl Bitboard {
         Bitboard(shift(filled, offset) & Bitboard::BOARD.0)
     }
 
+    /// [`Bitboard::ray`] from the one square `from`, by table: the whole diagonal beyond `from` cut
+    /// at its nearest square outside `through`. Cheaper than the fill for a single origin: for a
+    /// king's moves and captures it saved 14-22% of perft's instructions on the king positions
+    /// and 3% of the search's.
+    #[inline(always)]
+    pub fn ray_from(from: Square, direction: Direction, through: Bitboard) -> Bitboard {
+        let rays = &DIAGONALS_BEYOND[direction as usize];
+        let whole = rays[from.bit() as usize];
+        let blockers = whole.0 & !through.0;
+        if blockers == 0 {
+            return whole;
+        }
+        // The nearest blocker is the lowest bit going down the board, the highest going up.
+        let nearest = if direction.offset() > 0 {
+            blockers.trailing_zeros()
+        } else {
+            63 - blockers.leading_zeros()
+        };
+        Bitboard(whole.0 & !rays[nearest as usize].0)
+    }
+
     /// Squares in numbering order.
     #[inline(always)]
     pub fn squares(self) -> SquareIter {
         SquareIter(self.0 & Bitboard::BOARD.0)
     }
 }
+
+/// For each direction (in [`Direction`] order) and each board bit, every square beyond it on its
+/// diagonal up to the edge (empty for ghost bits).
+static DIAGONALS_BEYOND: [[Bitboard; 64]; 4] = {
+    let mut table = [[Bitboard::EMPTY; 64]; 4];
+    let mut direction = 0;
+    while direction < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            let origin = Bitboard(1 << bit);
+            if origin.0 & Bitboard::BOARD.0 != 0 {
+                table[direction][bit] = origin.ray(Direction::ALL[direction], Bitboard::BOARD);
+            }
+            bit += 1;
+        }
+        direction += 1;
+    }
+    table
+};
 
 /// Iterator over the squares of a set, lowest number first. Holds only playable-square bits.
 pub struct SquareIter(u64);
@@ -375,6 +415,30 @@ mod tests {
                     stepped_ray(from, direction, through),
                     "from {from:?} towards {direction:?} through {through:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_ray_equals_the_filled_one() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Sparse to dense boards: keep 1 to 8 eighths of the squares.
+            let keep = round % 8 + 1;
+            let through: Bitboard = Square::all()
+                .filter(|square| (state >> (square.bit() % 61)) % 8 < keep)
+                .collect();
+            for from in Square::all() {
+                for direction in Direction::ALL {
+                    assert_eq!(
+                        Bitboard::ray_from(from, direction, through),
+                        Bitboard::from_square(from).ray(direction, through),
+                        "from {from:?} towards {direction:?} through {through:?}"
+                    );
+                }
             }
         }
     }

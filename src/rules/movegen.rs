@@ -349,7 +349,7 @@ fn for_each_quiet_move(position: &Position, us: Color, mut each: impl FnMut(Squa
     );
     for from in position.kings(us) {
         for direction in Direction::ALL {
-            let targets = Bitboard::from_square(from).ray(direction, empty) & empty;
+            let targets = Bitboard::ray_from(from, direction, empty) & empty;
             for to in targets {
                 each(from, to, true);
             }
@@ -553,12 +553,11 @@ fn king_captures<S: CaptureSink>(
     captured: Bitboard,
     sink: &mut S,
 ) {
-    let here = Bitboard::from_square(at);
     let victims = board.enemies - captured;
     let mut continued = false;
     for direction in Direction::ALL {
         // The first non-empty square along the diagonal must be a not-yet-captured enemy.
-        let victim = here.ray(direction, board.empty) & victims;
+        let victim = Bitboard::ray_from(at, direction, board.empty) & victims;
         if victim.is_empty() {
             continue;
         }
