@@ -213,7 +213,7 @@ impl Pair<'_> {
         for to in black {
             let king = kings.contains(to);
             for direction in Direction::ALL {
-                let origins = Bitboard::from_square(to).ray(direction, empty) & empty;
+                let origins = Bitboard::ray_from(to, direction, empty) & empty;
                 for from in origins {
                     if !king && Bitboard::WHITE_BACK_ROW.contains(from) {
                         continue; // a black man never stands on its promotion row

@@ -84,7 +84,9 @@ pub struct DrawCounters {
 }
 
 impl DrawCounters {
-    /// The counters after `mv` is played in `before`, giving `after`.
+    /// The counters after `mv` is played in `before`, giving `after` (inlined: the search calls it
+    /// for every move it plays).
+    #[inline]
     pub fn after(self, before: &Position, mv: &Move, after: &Position) -> DrawCounters {
         let king_moved = before.all_kings().contains(mv.from);
         let promoted = !king_moved && before.side_to_move().promotion_row().contains(mv.to);
@@ -112,6 +114,7 @@ impl DrawCounters {
 
 /// Whether a lone king stands on the long diagonal, the only piece there, against exactly three
 /// pieces including a king (the material of FMJD rule 7.2.7).
+#[inline]
 pub fn long_diagonal_defence(position: &Position) -> bool {
     let white = position.pieces(Color::White);
     let black = position.pieces(Color::Black);
