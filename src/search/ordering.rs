@@ -127,10 +127,14 @@ fn update(value: &mut i32, bonus: i32) {
 /// Moves the best-scored remaining move to `index` (selection sort step) and returns it.
 #[inline(always)]
 pub(crate) fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+    // The first of the highest scores, with the best score kept in hand rather than read back.
+    let remaining = &scores[index..moves.len()];
     let mut best = index;
-    for candidate in index + 1..moves.len() {
-        if scores[candidate] > scores[best] {
-            best = candidate;
+    let mut best_score = remaining[0];
+    for (offset, &score) in remaining.iter().enumerate().skip(1) {
+        if score > best_score {
+            best = index + offset;
+            best_score = score;
         }
     }
     moves.swap(index, best);
