@@ -21,13 +21,10 @@ use crate::eval::score::Score;
 use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
-use crate::rules::square::Square;
+use crate::rules::square::{Square, BIT_SLOTS};
 
 /// Pieces on the board at the start: the opening end of the phase scale.
 pub const PHASE_PIECES: i32 = 24;
-
-/// Padded bit indices (bits 0..=34, ghost bits unused).
-const BITS: usize = 35;
 
 /// Receives feature counts as [`visit_features`] finds them.
 pub trait FeatureSink {
@@ -51,9 +48,9 @@ struct Side {
     /// Its two home rows, where a man needs no backing.
     home: Bitboard,
     /// Own-view index (square number − 1 as seen from this side) by padded bit.
-    own_index: [u8; BITS],
+    own_index: [u8; BIT_SLOTS],
     /// The promotion cone in front of a man of this colour, by padded bit.
-    cone: [u64; BITS],
+    cone: [u64; BIT_SLOTS],
 }
 
 const fn side(color: Color) -> Side {
@@ -71,8 +68,8 @@ const fn side(color: Color) -> Side {
         forward,
         bridge,
         home: Bitboard::EMPTY,
-        own_index: [0; BITS],
-        cone: [0; BITS],
+        own_index: [0; BIT_SLOTS],
+        cone: [0; BIT_SLOTS],
     };
     let mut number = 1;
     while number <= 32 {

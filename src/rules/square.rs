@@ -10,6 +10,10 @@ use std::fmt;
 /// Number of playable squares.
 pub const SQUARE_COUNT: usize = 32;
 
+/// Slots in a table indexed by padded bit ([`Square::bit`] is below this): such a table skips
+/// the division that [`Square::index`] makes, at the cost of three unused slots.
+pub const BIT_SLOTS: usize = 35;
+
 /// A playable square, stored as its bit index in the padded bitboard layout.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);

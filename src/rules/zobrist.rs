@@ -4,8 +4,8 @@
 //! Black is to move. The keys are fixed forever (a constant seed through SplitMix64), so keys, and
 //! everything that depends on them such as `onca bench` node counts, are the same on every machine.
 
-/// Keys are indexed by padded bit index (see [`crate::rules::bitboard`]), so no conversion is needed.
-const BITS: usize = 35;
+// Keys are indexed by padded bit index (see [`crate::rules::bitboard`]), so no conversion is needed.
+use crate::rules::square::BIT_SLOTS;
 
 /// One step of SplitMix64: the next state and its output (also the project's seed mixer).
 pub const fn splitmix64(state: u64) -> (u64, u64) {
@@ -16,13 +16,13 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn generate() -> ([[u64; BITS]; 4], u64) {
-    let mut keys = [[0u64; BITS]; 4];
+const fn generate() -> ([[u64; BIT_SLOTS]; 4], u64) {
+    let mut keys = [[0u64; BIT_SLOTS]; 4];
     let mut state = 0x4F4E_4341_4452_4146; // "ONCADRAF"
     let mut kind = 0;
     while kind < 4 {
         let mut square = 0;
-        while square < BITS {
+        while square < BIT_SLOTS {
             let (next, value) = splitmix64(state);
             state = next;
             keys[kind][square] = value;
@@ -34,9 +34,9 @@ const fn generate() -> ([[u64; BITS]; 4], u64) {
     (keys, side)
 }
 
-const TABLES: ([[u64; BITS]; 4], u64) = generate();
+const TABLES: ([[u64; BIT_SLOTS]; 4], u64) = generate();
 
 /// Keys indexed by piece kind (see [`crate::rules::position::Piece::index`]) and square bit index.
-pub const PIECE_SQUARE: [[u64; BITS]; 4] = TABLES.0;
+pub const PIECE_SQUARE: [[u64; BIT_SLOTS]; 4] = TABLES.0;
 /// Added when Black is to move.
 pub const SIDE: u64 = TABLES.1;

@@ -8,6 +8,7 @@
 use crate::rules::movegen::MAX_MOVES;
 use crate::rules::moves::Move;
 use crate::rules::position::Color;
+use crate::rules::square::BIT_SLOTS;
 use crate::search::tt::PackedMove;
 use arrayvec::ArrayVec;
 
@@ -26,7 +27,7 @@ const KILLER_SCORES: [i32; 2] = [1 << 29, (1 << 29) - 1];
 /// Ordering state of one search thread.
 pub(crate) struct Ordering {
     killers: [[Option<Move>; 2]; MAX_PLY],
-    history: [[[i32; 32]; 32]; 2],
+    history: [[[i32; BIT_SLOTS]; BIT_SLOTS]; 2],
 }
 
 impl Default for Ordering {
@@ -39,7 +40,7 @@ impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
             killers: [[None; 2]; MAX_PLY],
-            history: [[[0; 32]; 32]; 2],
+            history: [[[0; BIT_SLOTS]; BIT_SLOTS]; 2],
         }
     }
 
@@ -91,7 +92,7 @@ impl Ordering {
             } else if killers[1].as_ref() == Some(mv) {
                 KILLER_SCORES[1]
             } else {
-                history[mv.from.index()][mv.to.index()]
+                history[mv.from.bit() as usize][mv.to.bit() as usize]
             }
         }));
     }
@@ -112,9 +113,15 @@ impl Ordering {
         }
         let bonus = (depth * depth).min(400);
         let history = &mut self.history[side as usize];
-        update(&mut history[best.from.index()][best.to.index()], bonus);
+        update(
+            &mut history[best.from.bit() as usize][best.to.bit() as usize],
+            bonus,
+        );
         for mv in tried_before {
-            update(&mut history[mv.from.index()][mv.to.index()], -bonus);
+            update(
+                &mut history[mv.from.bit() as usize][mv.to.bit() as usize],
+                -bonus,
+            );
         }
     }
 }
