@@ -4,7 +4,7 @@
 //! Black is to move. The keys are fixed forever (a constant seed through SplitMix64), so keys, and
 //! everything that depends on them such as `onca bench` node counts, are the same on every machine.
 
-// Keys are indexed by padded bit index (see [`crate::rules::bitboard`]), so no conversion is needed.
+// Keys are indexed by a square's padded bit (`Square::bit`), so no conversion is needed.
 use crate::rules::square::BIT_SLOTS;
 
 /// One step of SplitMix64: the next state and its output (also the project's seed mixer).
