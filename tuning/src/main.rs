@@ -83,6 +83,11 @@ enum Command {
         /// played best on 3.4 M positions, see tuning/README.md).
         #[arg(long, default_value_t = 1e-7)]
         pattern_lambda: f64,
+        /// What the pattern penalty pulls toward: `zero` (a fit from scratch) or `start` (a refit
+        /// of the `--start` weights' patterns on new data, which keeps what older data taught
+        /// where the new data says little).
+        #[arg(long, value_enum, default_value_t = tune::PatternAnchor::Zero)]
+        pattern_anchor: tune::PatternAnchor,
         /// Fraction of the lines held out for validation (chosen by a hash of the line).
         #[arg(long, default_value_t = 0.1)]
         validation: f64,
@@ -220,6 +225,7 @@ fn run(command: Command) -> Result<()> {
             rate,
             lambda,
             pattern_lambda,
+            pattern_anchor,
             validation,
             checkpoint_every,
             resume,
@@ -230,6 +236,7 @@ fn run(command: Command) -> Result<()> {
             out,
             start,
             iterations,
+            pattern_anchor,
             settings: tune::Settings {
                 k: 0.0,
                 lambda,
@@ -309,6 +316,7 @@ struct TuneArgs {
     out: PathBuf,
     start: Option<PathBuf>,
     iterations: usize,
+    pattern_anchor: tune::PatternAnchor,
     settings: tune::Settings,
     validation: f64,
     checkpoint_every: usize,
@@ -402,9 +410,7 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         "pattern weights seen in training: {seen_patterns} of {}",
         tune::WEIGHT_COUNT - TUNABLE
     );
-    // Terms are pulled toward the start weights, patterns toward zero.
-    let mut anchor = tune::to_floats(&base);
-    anchor[TUNABLE..].iter_mut().for_each(|w| *w = 0.0);
+    let anchor = tune::anchor(&tune::to_floats(&base), args.pattern_anchor);
     let checkpoint_path = with_suffix(&args.out, ".checkpoint");
     let (k, first_step, start) = if args.resume {
         let checkpoint = Checkpoint::load(&checkpoint_path)?;

@@ -381,11 +381,32 @@ pub struct Settings {
     /// L2 penalty per squared score unit of each term weight's distance from its anchor, added to
     /// the mean squared error.
     pub lambda: f64,
-    /// The same for pattern weights (indices from [`TUNABLE`] on), whose anchor is zero: entries
-    /// the data barely determines stay near zero.
+    /// The same for pattern weights (indices from [`TUNABLE`] on), whose anchor is zero for a
+    /// fit from scratch (entries the data barely determines stay near zero) or the start weights
+    /// for a refit.
     pub pattern_lambda: f64,
     /// Adam step size in score units.
     pub rate: f64,
+}
+
+/// What the pattern penalty ([`Settings::pattern_lambda`]) pulls the pattern weights toward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatternAnchor {
+    /// Zero: a fit from scratch, where configurations the data barely shows stay near zero.
+    Zero,
+    /// The start weights: a refit on new data keeps what older data taught where the new data
+    /// says little.
+    Start,
+}
+
+/// The anchor of [`descend`]'s penalty for a fit from `start` (all [`WEIGHT_COUNT`] weights):
+/// the terms are always pulled toward their start values, the patterns as `patterns` says.
+pub fn anchor(start: &[f64], patterns: PatternAnchor) -> Vec<f64> {
+    let mut anchor = start.to_vec();
+    if patterns == PatternAnchor::Zero {
+        anchor[TUNABLE..].iter_mut().for_each(|w| *w = 0.0);
+    }
+    anchor
 }
 
 /// Minimises [`error`] + `lambda * sum((w - anchor)^2)` with Adam from `start` for steps

@@ -2,7 +2,8 @@
 //! checkpoints resume, datagen resumes to the same lines as an uninterrupted run, data files
 //! parse with a deterministic validation split, shards merge into one run, pattern weights are
 //! recovered, self-play games from one opening differ, search scores are appended, resumed and
-//! blended into the labels, and a fit can leave pattern tables out.
+//! blended into the labels, a fit can leave pattern tables out, and a refit anchors the patterns
+//! at its start weights.
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
@@ -95,6 +96,18 @@ fn the_penalty_pulls_toward_the_anchor() {
     );
     let distance = |w: &[f64]| w.iter().map(|x| x * x).sum::<f64>();
     assert!(distance(&tuned) < 0.1 * distance(&truth()));
+}
+
+#[test]
+fn a_refit_anchors_the_patterns_at_the_start_weights() {
+    use onca_tuning::tune::{anchor, to_floats, PatternAnchor};
+    let start = to_floats(&Weights::default());
+    let patterns = |weights: &[f64]| weights[TUNABLE..].iter().filter(|&&w| w != 0.0).count();
+    assert!(patterns(&start) > 1000, "the built-in weights have pattern entries");
+    let scratch = anchor(&start, PatternAnchor::Zero);
+    assert_eq!(scratch[..TUNABLE], start[..TUNABLE]);
+    assert_eq!(patterns(&scratch), 0);
+    assert_eq!(anchor(&start, PatternAnchor::Start), start);
 }
 
 #[test]
