@@ -103,7 +103,10 @@ fn a_refit_anchors_the_patterns_at_the_start_weights() {
     use onca_tuning::tune::{anchor, to_floats, PatternAnchor};
     let start = to_floats(&Weights::default());
     let patterns = |weights: &[f64]| weights[TUNABLE..].iter().filter(|&&w| w != 0.0).count();
-    assert!(patterns(&start) > 1000, "the built-in weights have pattern entries");
+    assert!(
+        patterns(&start) > 1000,
+        "the built-in weights have pattern entries"
+    );
     let scratch = anchor(&start, PatternAnchor::Zero);
     assert_eq!(scratch[..TUNABLE], start[..TUNABLE]);
     assert_eq!(patterns(&scratch), 0);
