@@ -203,7 +203,9 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
     assert_eq!(summary.games, 6);
     assert!(summary.positions > 0);
     // Each position line carries its game's result and its own search's score, from White's
-    // view: a side far ahead in material is scored ahead by its search.
+    // view: a side far ahead in material is never scored clearly behind by its search (it may
+    // be near zero where the lead cannot win, e.g. a man about to crown against king and man),
+    // and is scored clearly ahead somewhere.
     let text = std::fs::read_to_string(&whole).expect("data file");
     assert!(text.starts_with("# onca-tune datagen v3 seed=3 nodes=150\n"));
     let mut scored = 0;
@@ -221,13 +223,13 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
         let lead = material(onca::rules::position::Color::White)
             - material(onca::rules::position::Color::Black);
         if lead.abs() >= 3 {
-            assert_eq!(score.signum(), lead.signum(), "{line}");
-            scored += 1;
+            assert!(score * lead.signum() > -100, "{line}");
+            scored += usize::from(score * lead.signum() >= 100);
         }
     }
     assert!(
         scored > 0,
-        "no lopsided position to check the scores' sign on"
+        "no lopsided position scored clearly for its leader"
     );
 
     let pieces = dir.join("pieces.txt");
