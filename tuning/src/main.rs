@@ -79,8 +79,9 @@ enum Command {
         /// L2 penalty per squared score unit of distance from the starting weights (terms).
         #[arg(long, default_value_t = 1e-7)]
         lambda: f64,
-        /// L2 penalty per squared score unit on each pattern weight (pulls toward zero; 1e-7
-        /// played best on 3.4 M positions, see tuning/README.md).
+        /// L2 penalty per squared score unit on each pattern weight, toward its
+        /// `--pattern-anchor` (1e-7 toward zero for the first fit, 1e-8 toward it for the
+        /// refit; see tuning/README.md).
         #[arg(long, default_value_t = 1e-7)]
         pattern_lambda: f64,
         /// What the pattern penalty pulls toward: `zero` (a fit from scratch) or `start` (a refit
