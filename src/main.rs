@@ -81,6 +81,11 @@ enum Command {
         /// Default: the built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
+        /// A search parameter, as the Hub's `search-NAME` sets it (repeatable), e.g. `--search
+        /// probcut=1`. engine-protocol.md lists the names.
+        #[arg(long = "search", value_name = "NAME=VALUE",
+              value_parser = onca::cli::analyze::parse_search_setting)]
+        search: Vec<onca::cli::analyze::SearchSetting>,
     },
     /// Print the static evaluation broken down by term for White and Black (in men), and the
     /// total from the side to move.
@@ -155,11 +160,13 @@ fn run(command: Command) -> Result<()> {
             threads,
             hash,
             weights,
+            search,
         } => onca::cli::analyze::run_bench(
             depth,
             threads as usize,
             hash as usize,
             weights.as_deref(),
+            &search,
             &mut out,
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,

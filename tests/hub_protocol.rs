@@ -341,3 +341,42 @@ fn command_line_parameters_are_set_before_the_session() {
     )
     .unwrap_or_else(|why| panic!("{text}: {why}"));
 }
+
+/// The nodes of the last `info` line of a fixed-depth analysis of the start position.
+fn start_nodes(engine: &mut Engine, depth: u32) -> u64 {
+    engine.send("new-game");
+    engine.send(&format!("pos pos={START}"));
+    engine.send(&format!("level depth={depth}"));
+    engine.send("go analyze");
+    let search = engine.search_result();
+    check_search(&search, &Position::start());
+    let last = search.infos.last().expect("an info line");
+    field(last, "nodes")
+        .and_then(|nodes| nodes.parse().ok())
+        .expect("a node count")
+}
+
+#[test]
+fn search_parameters_reach_the_search_and_bad_ones_are_refused() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("set-param name=book value=\"\"");
+    let default = start_nodes(&mut engine, 9);
+    assert_eq!(start_nodes(&mut engine, 9), default, "one thread repeats");
+    engine.send("set-param name=search-probcut value=true");
+    let probcut = start_nodes(&mut engine, 9);
+    assert_ne!(probcut, default, "ProbCut changed nothing");
+    engine.send("set-param name=search-probcut value=0");
+    assert_eq!(start_nodes(&mut engine, 9), default);
+    engine.send("set-param name=search-lmr value=maybe");
+    assert!(engine.recv().starts_with("error message="));
+    engine.send("set-param name=search-probcut-margin value=1000");
+    assert!(engine.recv().starts_with("error message="));
+    engine.send("set-param name=search-no-such-switch value=1");
+    assert!(engine.recv().starts_with("error message="));
+    assert_eq!(
+        start_nodes(&mut engine, 9),
+        default,
+        "refused values change nothing"
+    );
+}

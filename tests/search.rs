@@ -14,6 +14,7 @@ use onca::rules::position::Position;
 use onca::search::bench;
 use onca::search::control::{SearchControl, SearchResult, SearchSettings};
 use onca::search::limits::Limits;
+use onca::search::params::SearchParams;
 use onca::search::searcher::Searcher;
 use std::sync::Arc;
 
@@ -289,8 +290,10 @@ fn move_count_rule_draws_inside_the_search() {
 
 #[test]
 fn bench_node_counts_repeat() {
-    let first = bench::run(5, 1, 2, None, |_| {}).expect("bench positions are valid");
-    let second = bench::run(5, 1, 2, None, |_| {}).expect("bench positions are valid");
+    let first = bench::run(5, 1, 2, None, SearchParams::default(), |_| {})
+        .expect("bench positions are valid");
+    let second = bench::run(5, 1, 2, None, SearchParams::default(), |_| {})
+        .expect("bench positions are valid");
     assert!(first.len() >= 30);
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
         results.iter().map(|found| found.nodes).collect()
@@ -305,8 +308,10 @@ fn bench_node_counts_repeat() {
 fn the_search_evaluates_with_the_weights_it_is_given() {
     // A copy of the built-in weights: exactly the built-in search, node for node.
     let copy = Arc::new(Weights::default());
-    let built_in = bench::run(4, 1, 2, None, |_| {}).expect("bench positions are valid");
-    let copied = bench::run(4, 1, 2, Some(copy), |_| {}).expect("bench positions are valid");
+    let built_in = bench::run(4, 1, 2, None, SearchParams::default(), |_| {})
+        .expect("bench positions are valid");
+    let copied = bench::run(4, 1, 2, Some(copy), SearchParams::default(), |_| {})
+        .expect("bench positions are valid");
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
         results.iter().map(|found| found.nodes).collect()
     };

@@ -6,9 +6,12 @@ use onca::game::record::Game;
 use onca::notation::fen::parse_position;
 use onca::search::control::{SearchControl, SearchSettings};
 use onca::search::limits::Limits;
+use onca::search::params::{SearchParams, TUNABLES};
 use onca::search::searcher::Searcher;
 
 const SUITE: &str = include_str!("data/forced_wins.txt");
+/// Plies past the proven distance that a search with a switch turned may take to prove a win.
+const SWITCH_EXTRA_DEPTH: u32 = 8;
 
 struct Case {
     fen: String,
@@ -32,11 +35,13 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-#[test]
-fn the_search_finds_every_forced_win() {
+/// The suite positions the search with `params`, to the proven distance plus `extra_depth` plies,
+/// fails: a move that does not win, or a score that is not a win.
+fn failures_with(params: SearchParams, extra_depth: u32) -> Vec<String> {
     let cases = cases();
     assert!(cases.len() >= 40, "only {} positions", cases.len());
     let mut searcher = Searcher::new(16);
+    searcher.set_params(params);
     let settings = SearchSettings {
         instant_single_reply: false,
         ..SearchSettings::default()
@@ -46,7 +51,7 @@ fn the_search_finds_every_forced_win() {
         let position = parse_position(&case.fen).expect("suite positions are valid");
         searcher.clear();
         let limits = Limits {
-            depth: Some(case.plies + 2),
+            depth: Some(case.plies + extra_depth),
             ..Limits::default()
         };
         let result = searcher.search(
@@ -67,10 +72,39 @@ fn the_search_finds_every_forced_win() {
             ));
         }
     }
+    failures
+}
+
+#[test]
+fn the_search_finds_every_forced_win() {
+    let failures = failures_with(SearchParams::default(), 2);
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every search switch, turned the other way, still finds every forced win: prunings and
+/// extensions may change which nodes are searched, never what a deep enough search proves. A
+/// pruning search may need more nominal depth for the same proof (ProbCut verifies at 40% of the
+/// depth), so these search [`SWITCH_EXTRA_DEPTH`] plies past the proven distance.
+#[test]
+fn every_search_switch_still_finds_every_forced_win() {
+    let mut report = Vec::new();
+    for tunable in TUNABLES.iter().filter(|tunable| tunable.switch) {
+        let mut params = SearchParams::default();
+        let flipped = 1 - tunable.get(&params);
+        assert!(tunable.set(&mut params, flipped));
+        let failures = failures_with(params, SWITCH_EXTRA_DEPTH);
+        if !failures.is_empty() {
+            report.push(format!(
+                "search-{}={flipped}:\n{}",
+                tunable.name,
+                failures.join("\n")
+            ));
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
 }

@@ -132,7 +132,43 @@ pub struct AnalyzeArgs {
     /// (default: the book shipped with the engine; `--book ''` for none).
     #[arg(long, value_name = "FILE", conflicts_with = "pdn")]
     pub book: Option<String>,
+    /// A search parameter, as the Hub's `search-NAME` sets it (for experiments; repeatable), e.g.
+    /// `--search probcut=1`. engine-protocol.md lists the names.
+    #[arg(long = "search", value_name = "NAME=VALUE", value_parser = parse_search_setting)]
+    pub search: Vec<SearchSetting>,
 }
+
+/// One `--search NAME=VALUE` option, checked when parsed.
+#[derive(Clone, Debug)]
+pub struct SearchSetting {
+    name: String,
+    value: String,
+}
+
+/// Parses and checks `NAME=VALUE` for `--search`.
+pub fn parse_search_setting(text: &str) -> Result<SearchSetting, String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}': expected NAME=VALUE"))?;
+    let setting = SearchSetting {
+        name: name.trim().to_string(),
+        value: value.trim().to_string(),
+    };
+    search_params(std::slice::from_ref(&setting))?;
+    Ok(setting)
+}
+
+/// The default search parameters with `settings` applied in order.
+pub fn search_params(settings: &[SearchSetting]) -> Result<SearchParams, String> {
+    let mut params = SearchParams::default();
+    for setting in settings {
+        set_search_param(&mut params, &setting.name, &setting.value)?;
+    }
+    Ok(params)
+}
+
+use crate::hub::params::set_search_param;
+use crate::search::params::SearchParams;
 
 /// The weights of the `--weights` file, if one was given.
 fn weights_option(
@@ -173,6 +209,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
     };
     let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
     searcher.set_weights(weights_option(args.weights.as_deref())?);
+    searcher.set_params(search_params(&args.search).map_err(anyhow::Error::msg)?);
     if let Some(dir) = &args.egtb {
         let tables = crate::egtb::Tablebases::load(dir)?;
         if tables.keys().is_empty() {
@@ -278,18 +315,21 @@ fn analyze_position(
 }
 
 /// Runs `onca bench`: one line per position, then the totals; the last line starts with the node
-/// count. `weights` is a weights file to evaluate with instead of the built-in weights.
+/// count. `weights` is a weights file to evaluate with instead of the built-in weights, `search`
+/// the `--search` settings.
 pub fn run_bench(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     weights: Option<&std::path::Path>,
+    search: &[SearchSetting],
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
     let weights = weights_option(weights)?;
+    let params = search_params(search).map_err(anyhow::Error::msg)?;
     let mut failure = None;
     let mut index = 0;
-    let results = crate::search::bench::run(depth, threads, hash_mb, weights, |found| {
+    let results = crate::search::bench::run(depth, threads, hash_mb, weights, params, |found| {
         index += 1;
         let line = format!(
             "{index:>2} {:>10} nodes {:>9.4} s depth {:>2} best {:<10} {}",

@@ -7,6 +7,7 @@
 
 use crate::hub::numbering::MoveNumbering;
 use crate::search::control::SearchSettings;
+use crate::search::params::{self as search_params, SearchParams};
 use std::time::Duration;
 
 /// The only variant we play.
@@ -24,6 +25,11 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
 /// Bytes per transposition-table entry (two 64-bit words in [`crate::search::tt`]), for `tt-size`.
 pub const TT_ENTRY_BYTES: usize = 16;
 pub use crate::search::control::FULL_SKILL;
+
+/// The prefix of the search parameters ([`search_params::TUNABLES`]): `search-probcut`,
+/// `search-lmr-full-moves`, ... They are accepted but not declared (they are for experiments and
+/// the tuner, not for players).
+pub const SEARCH_PREFIX: &str = "search-";
 
 /// The parameter naming the endgame database directory (handled by the session, which owns the
 /// loaded tables; empty = none).
@@ -76,6 +82,8 @@ pub struct Params {
     /// The book is used while the game (from its start position) has fewer plies than this,
     /// `book-plies`.
     pub book_plies: u32,
+    /// The search's switches and constants (`search-*`, see [`SEARCH_PREFIX`]).
+    pub search: SearchParams,
 }
 
 impl Default for Params {
@@ -91,6 +99,7 @@ impl Default for Params {
             skill: FULL_SKILL,
             book_variety: crate::book::DEFAULT_VARIETY,
             book_plies: crate::book::DEFAULT_PLIES,
+            search: SearchParams::default(),
         }
     }
 }
@@ -217,7 +226,13 @@ impl Params {
                 self.book_plies = integer(name, value, 0, u64::from(MAX_BOOK_PLIES))? as u32;
                 Ok(Change::Other)
             }
-            _ => Ok(Change::Ignored),
+            _ => match name.strip_prefix(SEARCH_PREFIX) {
+                Some(search_name) => {
+                    set_search_param(&mut self.search, search_name, value)?;
+                    Ok(Change::Other)
+                }
+                None => Ok(Change::Ignored),
+            },
         }
     }
 
@@ -234,6 +249,28 @@ impl Params {
             table_root_moves: instant_single_reply,
             ..SearchSettings::default()
         }
+    }
+}
+
+/// Sets the search parameter `name` (without the [`SEARCH_PREFIX`]) from its text: a whole number
+/// in its range, or for a switch also true/false. Bad values leave `search` unchanged.
+pub fn set_search_param(search: &mut SearchParams, name: &str, value: &str) -> Result<(), String> {
+    let full = format!("{SEARCH_PREFIX}{name}");
+    let tunable =
+        search_params::tunable(name).ok_or_else(|| format!("{full}: no such search parameter"))?;
+    let value = value.trim();
+    let number = match value.parse::<i32>() {
+        Ok(number) => number,
+        Err(_) if tunable.switch => i32::from(boolean(&full, value)?),
+        Err(_) => i32::MIN,
+    };
+    if tunable.set(search, number) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{full} '{value}': expected a whole number from {} to {}",
+            tunable.min, tunable.max
+        ))
     }
 }
 
@@ -279,6 +316,25 @@ mod tests {
         assert_eq!(params.set("skill", "5", 16), Ok(Change::Other));
         assert_eq!(params.search_settings(true).skill, Some(5));
         assert!(params.set("skill", "21", 16).is_err());
+    }
+
+    #[test]
+    fn search_parameters_are_set_by_name_and_checked() {
+        let mut params = Params::default();
+        assert_eq!(params.set("search-probcut", "true", 16), Ok(Change::Other));
+        assert!(params.search.probcut);
+        assert_eq!(params.set("search-probcut", "0", 16), Ok(Change::Other));
+        assert!(!params.search.probcut);
+        assert_eq!(
+            params.set("search-probcut-margin", "12", 16),
+            Ok(Change::Other)
+        );
+        assert_eq!(params.search.probcut_margin, 12);
+        assert!(params.set("search-probcut-margin", "lots", 16).is_err());
+        assert!(params.set("search-probcut-margin", "-1", 16).is_err());
+        assert_eq!(params.search.probcut_margin, 12);
+        let error = params.set("search-nonsense", "1", 16).unwrap_err();
+        assert!(error.contains("search-nonsense"), "{error}");
     }
 
     #[test]

@@ -414,6 +414,7 @@ impl Session {
             Some(searcher) => searcher,
             None => self.new_searcher(),
         };
+        searcher.set_params(self.params.search);
         let progress = Arc::new(Progress::new(
             self.output.clone(),
             numbering,

@@ -99,6 +99,19 @@ impl MoveList {
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
+    /// Keeps only the moves for which `keep` holds, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for index in 0..self.len {
+            let mv = self.as_slice()[index];
+            if keep(&mv) {
+                self.moves[kept] = MaybeUninit::new(mv);
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Iterates over the moves in list order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()

@@ -10,6 +10,7 @@ use crate::game::record::Game;
 use crate::notation::fen;
 use crate::search::control::{SearchControl, SearchSettings};
 use crate::search::limits::Limits;
+use crate::search::params::SearchParams;
 use crate::search::searcher::Searcher;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -84,17 +85,19 @@ pub struct PositionResult {
 }
 
 /// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table,
-/// evaluating with `weights` (`None`: the built-in weights), calling `each` after every
-/// position.
+/// evaluating with `weights` (`None`: the built-in weights) and searching with `params`, calling
+/// `each` after every position.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     weights: Option<Arc<Weights>>,
+    params: SearchParams,
     mut each: impl FnMut(&PositionResult),
 ) -> anyhow::Result<Vec<PositionResult>> {
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_weights(weights);
+    searcher.set_params(params);
     let settings = SearchSettings {
         threads,
         instant_single_reply: false,

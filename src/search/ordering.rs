@@ -1,9 +1,11 @@
-//! Move ordering: the table move first, then killers and the history heuristic for quiet moves.
+//! Move ordering: the table move first, then killers, the counter move and the history heuristic
+//! for quiet moves.
 //!
 //! Captures need little ordering (they are all forced and all take the same number of pieces), so
 //! the tables here serve quiet moves: two killer moves per ply (quiet moves that recently refuted a
-//! sibling) and a history score per side, origin and destination, updated with a "gravity" rule
-//! that keeps values bounded.
+//! sibling), a counter move per side and opponent's move (the quiet move that last refuted it), and
+//! a history score per side, origin and destination, updated with a "gravity" rule that keeps
+//! values bounded.
 
 use crate::rules::movegen::MAX_MOVES;
 use crate::rules::moves::Move;
@@ -23,11 +25,17 @@ pub(crate) const MAX_PLY: usize = 128;
 const HISTORY_LIMIT: i32 = 16_384;
 const TABLE_MOVE_SCORE: i32 = 1 << 30;
 const KILLER_SCORES: [i32; 2] = [1 << 29, (1 << 29) - 1];
+const COUNTER_MOVE_SCORE: i32 = (1 << 29) - 2;
+
+/// A table indexed by side, then the origin and destination bits of a move.
+type ByMove<T> = [[[T; BIT_SLOTS]; BIT_SLOTS]; 2];
 
 /// Ordering state of one search thread.
 pub(crate) struct Ordering {
     killers: [[Option<Move>; 2]; MAX_PLY],
-    history: [[[i32; BIT_SLOTS]; BIT_SLOTS]; 2],
+    history: ByMove<i32>,
+    /// For each side, the quiet move that last refuted each opponent move.
+    counters: ByMove<Option<Move>>,
 }
 
 impl Default for Ordering {
@@ -41,6 +49,7 @@ impl Ordering {
         Ordering {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; BIT_SLOTS]; BIT_SLOTS]; 2],
+            counters: [[[None; BIT_SLOTS]; BIT_SLOTS]; 2],
         }
     }
 
@@ -67,6 +76,18 @@ impl Ordering {
         killers[0].as_ref() == Some(mv) || killers[1].as_ref() == Some(mv)
     }
 
+    /// The history score of `side`'s quiet move `mv`.
+    #[inline(always)]
+    pub(crate) fn history(&self, side: Color, mv: &Move) -> i32 {
+        self.history[side as usize][mv.from.bit() as usize][mv.to.bit() as usize]
+    }
+
+    /// The quiet move that last refuted the opponent's move `last`, for `side` to play.
+    #[inline(always)]
+    pub(crate) fn counter_move(&self, side: Color, last: &Move) -> Option<Move> {
+        self.counters[side as usize][last.from.bit() as usize][last.to.bit() as usize]
+    }
+
     /// Scores each move for ordering, higher first: entry i of `scores` (emptied first) belongs to
     /// `moves[i]`.
     #[inline]
@@ -75,6 +96,7 @@ impl Ordering {
         moves: &[Move],
         scores: &mut MoveScores,
         table_move: PackedMove,
+        counter_move: Option<Move>,
         side: Color,
         ply: usize,
     ) {
@@ -91,13 +113,16 @@ impl Ordering {
                 KILLER_SCORES[0]
             } else if killers[1].as_ref() == Some(mv) {
                 KILLER_SCORES[1]
+            } else if counter_move.as_ref() == Some(mv) {
+                COUNTER_MOVE_SCORE
             } else {
                 history[mv.from.bit() as usize][mv.to.bit() as usize]
             }
         }));
     }
 
-    /// Rewards the quiet move that caused a cut-off and penalises the quiet moves tried before it.
+    /// Rewards the quiet move that caused a cut-off (as killer, as the counter move of the
+    /// opponent's `previous` move, in the history) and penalises the quiet moves tried before it.
     pub(crate) fn reward_cutoff(
         &mut self,
         side: Color,
@@ -105,7 +130,12 @@ impl Ordering {
         depth: i32,
         best: &Move,
         tried_before: &[Move],
+        previous: Option<&Move>,
     ) {
+        if let Some(last) = previous {
+            self.counters[side as usize][last.from.bit() as usize][last.to.bit() as usize] =
+                Some(*best);
+        }
         let killers = &mut self.killers[ply.min(MAX_PLY - 1)];
         if killers[0].as_ref() != Some(best) {
             killers[1] = killers[0];

@@ -27,7 +27,7 @@
 //! are not proven (late move pruning leans positive but its interval includes zero), so they stay
 //! off.
 
-/// Tunable search switches.
+/// Tunable search switches and constants.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SearchParams {
     /// Late move reductions of quiet moves.
@@ -36,15 +36,51 @@ pub struct SearchParams {
     pub lmr_full_moves: usize,
     /// Reduce by `ln(depth) * ln(move index) / 2` (rounded) instead of the fixed one or two plies.
     pub lmr_logarithmic: bool,
+    /// History score (of 16,384) above which a late move is reduced one ply less, and below whose
+    /// negative it is reduced one ply more (0: the history does not adjust reductions).
+    pub lmr_history_threshold: i32,
     /// How many times one quiescence line may answer a capture threat by searching all quiet
     /// moves instead of standing pat.
     pub quiescence_threat_plies: u32,
-    /// At shallow non-PV nodes, skip the quiet moves after the first `3 + depth^2`.
+    /// In quiet quiescence positions without kings and without a threat, also search the men's
+    /// moves that offer the opponent a capture (sacrifices and exchanges), within the same
+    /// per-line budget as the threat replies.
+    pub quiescence_sacrifices: bool,
+    /// At shallow non-PV nodes, skip the quiet moves after the first `lmp_base + depth^2`.
     pub late_move_pruning: bool,
+    /// The move count late move pruning starts from at depth 0.
+    pub lmp_base: i32,
+    /// Deepest remaining depth late move pruning applies at.
+    pub lmp_depth: i32,
     /// At PV nodes without a table move, search two plies shallower first to find one.
     pub internal_iterative_deepening: bool,
     /// Extend a node that has a single legal move by one ply.
     pub single_reply_extension: bool,
+    /// ProbCut: at non-PV nodes of depth `probcut_depth` or more, a null-window search at
+    /// `probcut_percent` % of the depth against beta plus `probcut_margin` per ply of depth;
+    /// when it fails high, the node fails high without the full search.
+    pub probcut: bool,
+    /// Shallowest depth ProbCut tries.
+    pub probcut_depth: i32,
+    /// ProbCut's margin above beta per ply of depth, in score units.
+    pub probcut_margin: i32,
+    /// ProbCut's search depth as a percentage of the node's depth.
+    pub probcut_percent: i32,
+    /// Singular extensions: at PV nodes of depth `singular_depth` or more whose table move has a
+    /// lower or exact bound from a search at most 3 plies shallower, the other moves are searched
+    /// 4 plies shallower against the table score less `singular_margin`; if all fail low, the
+    /// table move is extended by one ply.
+    pub singular_extension: bool,
+    /// Shallowest depth singular extensions try.
+    pub singular_depth: i32,
+    /// How far below the table score the other moves must stay, in score units.
+    pub singular_margin: i32,
+    /// Loss-distance pruning: a node with a legal move cannot lose before two more plies, so it
+    /// fails high at once when that loss already reaches beta.
+    pub loss_distance_pruning: bool,
+    /// Order quiet moves that refuted the opponent's last move before (counter moves) right after
+    /// the killers.
+    pub counter_moves: bool,
     /// First iteration depth searched with an aspiration window (shallower ones use full
     /// windows).
     pub aspiration_depth: u32,
@@ -65,14 +101,178 @@ impl Default for SearchParams {
             late_move_reductions: true,
             lmr_full_moves: 2,
             lmr_logarithmic: false,
+            lmr_history_threshold: 0,
             late_move_pruning: false,
+            lmp_base: 3,
+            lmp_depth: 3,
             internal_iterative_deepening: false,
             quiescence_threat_plies: 1,
+            quiescence_sacrifices: false,
             single_reply_extension: true,
+            probcut: false,
+            probcut_depth: 3,
+            probcut_margin: 5,
+            probcut_percent: 40,
+            singular_extension: false,
+            singular_depth: 8,
+            singular_margin: 20,
+            loss_distance_pruning: false,
+            counter_moves: false,
             aspiration_depth: 5,
             aspiration_window: 25,
             egtb_rule_guard: true,
             egtb_heuristic_root: true,
         }
+    }
+}
+
+/// One search parameter that can be set by name (Hub `set-param name=search-<name>`, the SPSA
+/// tuner): switches are 0 or 1, constants whole numbers in `min..=max`.
+#[derive(Clone, Copy)]
+pub struct Tunable {
+    /// The name after the `search-` prefix.
+    pub name: &'static str,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// Whether this is an on/off switch (0 or 1) rather than a constant.
+    pub switch: bool,
+    get: fn(&SearchParams) -> i32,
+    set: fn(&mut SearchParams, i32),
+}
+
+impl Tunable {
+    /// The parameter's value in `params`.
+    pub fn get(&self, params: &SearchParams) -> i32 {
+        (self.get)(params)
+    }
+
+    /// Sets the parameter in `params`; `false` (and nothing changed) when `value` is out of range.
+    pub fn set(&self, params: &mut SearchParams, value: i32) -> bool {
+        if (self.min..=self.max).contains(&value) {
+            (self.set)(params, value);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Declares a [`Tunable`] for a field: `switch!(name, field)` for a `bool`,
+/// `constant!(name, field, type, min, max)` for a number.
+macro_rules! switch {
+    ($name:literal, $field:ident) => {
+        Tunable {
+            name: $name,
+            min: 0,
+            max: 1,
+            switch: true,
+            get: |p| i32::from(p.$field),
+            set: |p, v| p.$field = v != 0,
+        }
+    };
+}
+macro_rules! constant {
+    ($name:literal, $field:ident, $ty:ty, $min:expr, $max:expr) => {
+        Tunable {
+            name: $name,
+            min: $min,
+            max: $max,
+            switch: false,
+            get: |p| p.$field as i32,
+            set: |p, v| p.$field = v as $ty,
+        }
+    };
+}
+
+/// Every parameter settable by name, in the order of [`SearchParams`].
+pub const TUNABLES: &[Tunable] = &[
+    switch!("lmr", late_move_reductions),
+    constant!("lmr-full-moves", lmr_full_moves, usize, 0, 16),
+    switch!("lmr-log", lmr_logarithmic),
+    constant!("lmr-history", lmr_history_threshold, i32, 0, 16_384),
+    constant!("qs-threat-plies", quiescence_threat_plies, u32, 0, 4),
+    switch!("qs-sacrifices", quiescence_sacrifices),
+    switch!("lmp", late_move_pruning),
+    constant!("lmp-base", lmp_base, i32, 0, 32),
+    constant!("lmp-depth", lmp_depth, i32, 1, 8),
+    switch!("iid", internal_iterative_deepening),
+    switch!("single-reply", single_reply_extension),
+    switch!("probcut", probcut),
+    constant!("probcut-depth", probcut_depth, i32, 2, 16),
+    constant!("probcut-margin", probcut_margin, i32, 0, 100),
+    constant!("probcut-percent", probcut_percent, i32, 10, 90),
+    switch!("singular", singular_extension),
+    constant!("singular-depth", singular_depth, i32, 4, 32),
+    constant!("singular-margin", singular_margin, i32, 0, 300),
+    switch!("loss-distance", loss_distance_pruning),
+    switch!("counter-moves", counter_moves),
+    constant!("aspiration-depth", aspiration_depth, u32, 1, 64),
+    constant!("aspiration-window", aspiration_window, i32, 1, 600),
+    switch!("egtb-rule-guard", egtb_rule_guard),
+    switch!("egtb-heuristic-root", egtb_heuristic_root),
+];
+
+/// The settable parameter called `name` (without the `search-` prefix).
+pub fn tunable(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().find(|tunable| tunable.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_reads_back_what_it_sets_and_refuses_out_of_range_values() {
+        for tunable in TUNABLES {
+            let mut params = SearchParams::default();
+            let default = tunable.get(&params);
+            assert!(
+                (tunable.min..=tunable.max).contains(&default),
+                "{}: default {default} outside {}..={}",
+                tunable.name,
+                tunable.min,
+                tunable.max
+            );
+            for value in [tunable.min, tunable.max] {
+                assert!(tunable.set(&mut params, value), "{}", tunable.name);
+                assert_eq!(tunable.get(&params), value, "{}", tunable.name);
+            }
+            let before = params;
+            assert!(!tunable.set(&mut params, tunable.max + 1));
+            assert!(!tunable.set(&mut params, tunable.min - 1));
+            assert_eq!(
+                params, before,
+                "{}: a refused value changed something",
+                tunable.name
+            );
+        }
+    }
+
+    #[test]
+    fn tunables_have_distinct_names_and_each_changes_its_own_field() {
+        for (i, a) in TUNABLES.iter().enumerate() {
+            assert!(
+                TUNABLES[i + 1..].iter().all(|b| b.name != a.name),
+                "{}",
+                a.name
+            );
+            let mut params = SearchParams::default();
+            let other = if a.get(&params) == a.max {
+                a.min
+            } else {
+                a.max
+            };
+            a.set(&mut params, other);
+            let changed: Vec<_> = TUNABLES
+                .iter()
+                .filter(|b| b.get(&params) != b.get(&SearchParams::default()))
+                .map(|b| b.name)
+                .collect();
+            assert_eq!(changed, vec![a.name]);
+        }
+        assert_eq!(tunable("probcut").map(|t| t.switch), Some(true));
+        assert!(tunable("no-such-thing").is_none());
     }
 }

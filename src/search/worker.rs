@@ -31,7 +31,7 @@ use crate::search::ordering::{pick_next, MoveScores, Ordering, MAX_PLY};
 use crate::search::params::SearchParams;
 use crate::search::thread_memory::{PvTable, ThreadMemory};
 use crate::search::time::{Progress, TimeManager};
-use crate::search::tt::{Bound, PackedMove, Table};
+use crate::search::tt::{Bound, Hit, PackedMove, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -172,6 +172,12 @@ pub(crate) struct Worker<'s, 'a> {
     pub(crate) completed: Option<Completed>,
     /// A root move that beat the first move in an iteration that was then aborted.
     pub(crate) partial_best: Option<RootMove>,
+    /// Whether a ProbCut verification search is under way on this thread (no nested ProbCut, as
+    /// in Scan: its subtree is searched without that pruning).
+    in_probcut: bool,
+    /// The move played at each ply of the current line (`played[ply]` leads from ply to ply + 1),
+    /// for counter moves.
+    played: [Option<Move>; MAX_PLY],
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
@@ -218,6 +224,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             root_moves,
             completed: None,
             partial_best: None,
+            in_probcut: false,
+            played: [None; MAX_PLY],
             start_helpers: None,
         }
     }
@@ -692,15 +700,38 @@ impl<'s, 'a> Worker<'s, 'a> {
         if count == 0 {
             return Score::loss_in(ply as u32);
         }
+        if self.params.loss_distance_pruning {
+            // With a move to play, the earliest loss is two plies away.
+            let earliest_loss = Score::loss_in(ply as u32 + 2);
+            if earliest_loss >= beta {
+                return earliest_loss;
+            }
+        }
+        if !pv_node {
+            if let Some(score) = self.probcut(position, counters, depth, beta, ply) {
+                return score;
+            }
+        }
         if count == 1 && self.params.single_reply_extension && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         let side = position.side_to_move();
         let moves = list.as_mut_slice();
         let mut scores = MoveScores::new();
+        let counter_move = if self.params.counter_moves && ply > 0 {
+            self.played[ply - 1].and_then(|last| self.ordering.counter_move(side, &last))
+        } else {
+            None
+        };
         self.ordering
-            .score_moves(moves, &mut scores, table_move, side, ply);
+            .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
         let capture_node = moves[0].is_capture();
+        let singular = pv_node
+            && count > 1
+            && hit.is_some_and(|hit| self.is_singular(position, counters, moves, hit, depth, ply));
+        if self.aborted {
+            return Score::DRAW;
+        }
 
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
@@ -710,19 +741,24 @@ impl<'s, 'a> Worker<'s, 'a> {
             if self.params.late_move_pruning
                 && !pv_node
                 && !capture_node
-                && depth <= 3
-                && index >= 3 + (depth * depth) as usize
+                && depth <= self.params.lmp_depth
+                && index >= (self.params.lmp_base + depth * depth) as usize
                 && best.0 > -Score::WIN_BOUND
             {
                 break;
             }
             let child = position.play(&mv);
-            let new_depth = depth - 1;
+            let new_depth = if index == 0 && singular {
+                depth
+            } else {
+                depth - 1
+            };
             if new_depth > 0 {
                 self.shared.table.prefetch(child.key());
             }
             let child_counters = counters.after(position, &mv, &child);
             self.push(position, &mv, child.key());
+            self.played[ply] = Some(mv);
             let score = if index == 0 {
                 -self.search(&child, child_counters, new_depth, -beta, -alpha, ply + 1)
             } else {
@@ -739,11 +775,21 @@ impl<'s, 'a> Worker<'s, 'a> {
                     } else {
                         1
                     };
-                    if pv_node {
-                        base - 1
+                    let threshold = self.params.lmr_history_threshold;
+                    let adjustment = if threshold > 0 {
+                        let history = self.ordering.history(side, &mv);
+                        if history > threshold {
+                            -1
+                        } else if history < -threshold {
+                            1
+                        } else {
+                            0
+                        }
                     } else {
-                        base
-                    }
+                        0
+                    };
+                    let reduction = if pv_node { base - 1 } else { base } + adjustment;
+                    reduction.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
@@ -785,12 +831,14 @@ impl<'s, 'a> Worker<'s, 'a> {
                     if alpha >= beta {
                         if !capture_node {
                             let tried = &moves[..index];
+                            let previous = if ply > 0 { self.played[ply - 1] } else { None };
                             self.ordering.reward_cutoff(
                                 side,
                                 ply,
                                 depth,
                                 &mv,
                                 &tried[..quiets_tried.min(index)],
+                                previous.as_ref(),
                             );
                         }
                         break;
@@ -813,6 +861,89 @@ impl<'s, 'a> Worker<'s, 'a> {
             .table
             .store(key, packed, best.to_table(ply as u32), depth, bound);
         best
+    }
+
+    /// ProbCut at a non-PV node: when a shallow null-window search already beats beta by a margin
+    /// that grows with depth, the full search would very likely fail high too. Returns the
+    /// fail-high score (less the margin), or `None` to search the node normally.
+    fn probcut(
+        &mut self,
+        position: &Position,
+        counters: DrawCounters,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let params = &self.params;
+        if !params.probcut
+            || self.in_probcut
+            || depth < params.probcut_depth
+            || beta.0.abs() >= Score::MAX_HEURISTIC
+        {
+            return None;
+        }
+        let margin = depth * params.probcut_margin;
+        let probe_beta = Score(beta.0 + margin);
+        let probe_depth = (depth * params.probcut_percent / 100).max(1);
+        self.in_probcut = true;
+        let score = self.search(
+            position,
+            counters,
+            probe_depth,
+            Score(probe_beta.0 - 1),
+            probe_beta,
+            ply,
+        );
+        self.in_probcut = false;
+        (!self.aborted && score >= probe_beta).then(|| Score(score.0 - margin))
+    }
+
+    /// Singular extension test at a PV node: whether every move but the table move fails low,
+    /// four plies shallower, against the table score less a margin. The table entry must be a
+    /// lower or exact bound from a search at most three plies shallower, and its move legal here.
+    fn is_singular(
+        &mut self,
+        position: &Position,
+        counters: DrawCounters,
+        moves: &[Move],
+        hit: Hit,
+        depth: i32,
+        ply: usize,
+    ) -> bool {
+        let params = &self.params;
+        if !params.singular_extension
+            || depth < params.singular_depth
+            || hit.bound == Bound::Upper
+            || hit.depth < depth - 3
+            || !moves.iter().any(|mv| hit.mv.matches(mv))
+        {
+            return false;
+        }
+        let table_score = hit.score.from_table(ply as u32);
+        if table_score.0.abs() >= Score::MAX_HEURISTIC {
+            return false;
+        }
+        let target = Score(table_score.0 - params.singular_margin);
+        let reduced = depth - 4;
+        for mv in moves.iter().filter(|mv| !hit.mv.matches(mv)) {
+            let child = position.play(mv);
+            let child_counters = counters.after(position, mv, &child);
+            self.push(position, mv, child.key());
+            self.played[ply] = Some(*mv);
+            let score = -self.search(
+                &child,
+                child_counters,
+                reduced - 1,
+                -target,
+                Score(1 - target.0),
+                ply + 1,
+            );
+            self.path.pop();
+            if self.aborted || score >= target {
+                return false;
+            }
+        }
+        true
     }
 
     /// The databases' value of `position` (`ply` plies from the root) as a score, if the position
@@ -895,10 +1026,33 @@ impl<'s, 'a> Worker<'s, 'a> {
             let stand_pat = self
                 .evals
                 .get_or_insert(position.key(), || evaluate_with(position, eval));
-            let threatened =
-                threat_plies > 0 && can_capture(position, position.side_to_move().opponent());
-            if !threatened {
+            if threat_plies == 0 {
                 return stand_pat;
+            }
+            if !can_capture(position, position.side_to_move().opponent()) {
+                // No threat: stand pat, unless sacrifices are searched here.
+                if !self.params.quiescence_sacrifices
+                    || stand_pat >= beta
+                    || position.all_kings().is_not_empty()
+                {
+                    return stand_pat;
+                }
+                movegen::generate_quiet(position, &mut list);
+                list.retain(|mv| movegen::has_capture(&position.play(mv)));
+                if list.is_empty() {
+                    return stand_pat;
+                }
+                // The side to move may still decline every offer.
+                alpha = alpha.max(stand_pat);
+                return self.quiescence_moves(
+                    position,
+                    &list,
+                    stand_pat,
+                    alpha,
+                    beta,
+                    ply,
+                    threat_plies - 1,
+                );
             }
             movegen::generate_quiet(position, &mut list);
         }
@@ -907,7 +1061,30 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             threat_plies - 1
         };
-        let mut best = -Score::INFINITE;
+        self.quiescence_moves(
+            position,
+            &list,
+            -Score::INFINITE,
+            alpha,
+            beta,
+            ply,
+            next_threat_plies,
+        )
+    }
+
+    /// Searches `list` in quiescence, starting from `best` (what the side to move has without
+    /// these moves).
+    #[allow(clippy::too_many_arguments)]
+    fn quiescence_moves(
+        &mut self,
+        position: &Position,
+        list: &MoveList,
+        mut best: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        next_threat_plies: u32,
+    ) -> Score {
         for mv in list.iter() {
             let child = position.play(mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, next_threat_plies);
