@@ -1,14 +1,14 @@
 //! `onca-tune`: generate self-play data, merge shards, tune the evaluation weights.
 //! Results go to stdout; progress bars go to stderr and only when it is a terminal.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::eval::weights_file::load_weights;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
-use onca_tuning::{datagen, rescore, rng::Rng, tune};
+use onca_tuning::{datagen, rescore, rng::Rng, spsa, tune};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -142,6 +142,12 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         iterations: usize,
     },
+    /// SPSA tuning of search constants by games between perturbed engines, in batches of
+    /// independent jobs (see tuning/README.md and `scripts/spsa`).
+    Spsa {
+        #[command(subcommand)]
+        command: SpsaCommand,
+    },
 }
 
 fn main() -> std::process::ExitCode {
@@ -186,8 +192,72 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The steps of an SPSA run.
+#[derive(Subcommand)]
+enum SpsaCommand {
+    /// Write a new run's state file.
+    Init {
+        /// The state file to create.
+        #[arg(long)]
+        state: PathBuf,
+        /// The engine binary to tune (run as `ENGINE hub`).
+        #[arg(long)]
+        engine: String,
+        /// A parameter `NAME=START,MIN,MAX,C_END,R_END` (repeatable): the Hub parameter
+        /// `search-NAME`, its start value and range, and the perturbation and learning rate the
+        /// schedules reach at the last planned iteration.
+        #[arg(long = "param", required = true, value_parser = spsa::Param::parse)]
+        params: Vec<spsa::Param>,
+        /// The `onca match` limit of every game.
+        #[arg(long, default_value = "--nodes 60000")]
+        limit: String,
+        /// Game pairs (both colours of one opening) per iteration.
+        #[arg(long, default_value_t = 4)]
+        pairs: u32,
+        /// Iterations per batch: jobs that start from the same values and may run at once.
+        #[arg(long, default_value_t = 8)]
+        batch: u32,
+        /// Iterations planned.
+        #[arg(long, default_value_t = 200)]
+        planned: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Replace an existing state file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the commands of the current batch's unfinished jobs, one per line (for GNU parallel
+    /// or a Slurm array task that runs line $SLURM_ARRAY_TASK_ID).
+    Jobs {
+        #[arg(long)]
+        state: PathBuf,
+    },
+    /// Play one iteration's match (resuming its games if interrupted) and record its result.
+    Play {
+        #[arg(long)]
+        state: PathBuf,
+        #[arg(long)]
+        iteration: u64,
+        /// The `onca` binary that runs the match (default: the state's engine).
+        #[arg(long)]
+        runner: Option<String>,
+    },
+    /// Apply the results of the current batch (all its jobs must have ended) and move on to the
+    /// next batch; prints the new values.
+    Update {
+        #[arg(long)]
+        state: PathBuf,
+    },
+    /// Print the current values as `search-NAME=VALUE` (rounded as the engine takes them).
+    Show {
+        #[arg(long)]
+        state: PathBuf,
+    },
+}
+
 fn run(command: Command) -> Result<()> {
     match command {
+        Command::Spsa { command } => spsa_command(command),
         Command::Datagen {
             games,
             nodes,
@@ -264,6 +334,136 @@ fn run(command: Command) -> Result<()> {
             nonzero,
             iterations,
         } => bench_command(samples, features, nonzero, iterations),
+    }
+}
+
+fn spsa_command(command: SpsaCommand) -> Result<()> {
+    match command {
+        SpsaCommand::Init {
+            state,
+            engine,
+            params,
+            limit,
+            pairs,
+            batch,
+            planned,
+            seed,
+            force,
+        } => {
+            if state.exists() && !force {
+                bail!(
+                    "{} exists: continue it with `spsa jobs`, or pass --force to start over",
+                    state.display()
+                );
+            }
+            if pairs == 0 || batch == 0 || planned == 0 {
+                bail!("--pairs, --batch and --planned must be positive");
+            }
+            let run = spsa::State {
+                engine,
+                limit,
+                pairs,
+                batch,
+                planned,
+                seed,
+                next: 0,
+                params,
+            };
+            std::fs::create_dir_all(spsa::jobs_dir(&state))?;
+            run.save(&state)
+        }
+        SpsaCommand::Jobs { state: path } => {
+            let run = spsa::State::load(&path)?;
+            let exe = std::env::current_exe().context("cannot find onca-tune's own path")?;
+            for k in run.batch_iterations() {
+                if !spsa::result_path(&path, k).exists() {
+                    println!(
+                        "{} spsa play --state {} --iteration {k}",
+                        exe.display(),
+                        path.display()
+                    );
+                }
+            }
+            Ok(())
+        }
+        SpsaCommand::Play {
+            state: path,
+            iteration,
+            runner,
+        } => {
+            let run = spsa::State::load(&path)?;
+            if !run.batch_iterations().contains(&iteration) {
+                bail!(
+                    "iteration {iteration} is not in the current batch ({:?})",
+                    run.batch_iterations()
+                );
+            }
+            let result = spsa::result_path(&path, iteration);
+            if result.exists() {
+                return Ok(());
+            }
+            std::fs::create_dir_all(spsa::jobs_dir(&path))?;
+            let pdn = spsa::pdn_path(&path, iteration);
+            let mut args = run.match_arguments(iteration, &pdn);
+            if pdn.exists() {
+                args.push("--resume".into());
+            }
+            let runner = runner.unwrap_or_else(|| run.engine.clone());
+            let output = std::process::Command::new(&runner)
+                .args(&args)
+                .stderr(std::process::Stdio::null())
+                .output()
+                .with_context(|| format!("cannot run {runner}"))?;
+            let summary = String::from_utf8_lossy(&output.stdout);
+            if !output.status.success() {
+                bail!("the match of iteration {iteration} failed: {summary}");
+            }
+            let (wins, losses, draws) = spsa::parse_match_score(&summary)
+                .ok_or_else(|| anyhow!("no score in the match summary: {summary}"))?;
+            let temporary = result.with_extension("tmp");
+            std::fs::write(&temporary, format!("{wins} {losses} {draws}\n"))?;
+            std::fs::rename(&temporary, &result)?;
+            Ok(())
+        }
+        SpsaCommand::Update { state: path } => {
+            let mut run = spsa::State::load(&path)?;
+            let mut results = Vec::new();
+            for k in run.batch_iterations() {
+                let file = spsa::result_path(&path, k);
+                let text = std::fs::read_to_string(&file).with_context(|| {
+                    format!("iteration {k} has not ended (no {})", file.display())
+                })?;
+                let numbers: Vec<i64> = text
+                    .split_whitespace()
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()
+                    .with_context(|| format!("bad result in {}", file.display()))?;
+                let [wins, losses, _draws] = numbers[..] else {
+                    bail!("bad result in {}", file.display());
+                };
+                results.push((k, wins - losses));
+            }
+            for &(k, net) in &results {
+                run.apply(k, net);
+            }
+            run.next += u64::from(run.batch);
+            run.save(&path)?;
+            let net: i64 = results.iter().map(|&(_, net)| net).sum();
+            print!("iterations {}: plus engines net {net:+};", run.next);
+            for param in &run.params {
+                print!(" {}={:.2}", param.name, param.value);
+            }
+            println!();
+            Ok(())
+        }
+        SpsaCommand::Show { state: path } => {
+            let run = spsa::State::load(&path)?;
+            println!("# after {} iterations", run.next);
+            for param in &run.params {
+                println!("search-{}={}", param.name, param.value.round() as i64);
+            }
+            Ok(())
+        }
     }
 }
 
