@@ -261,7 +261,7 @@ impl Searcher {
                 ..*settings
             },
             params: self.params,
-            time: TimeManager::new(&limits, settings.move_overhead, start),
+            time: TimeManager::new(&limits, settings.move_overhead, start, &self.params),
             start,
             root,
             root_counters: game.counters(),

@@ -2,7 +2,9 @@
 //! the search.
 //!
 //! With a game clock the ideal time per move is `(remaining - overhead) / moves_to_go` plus most of
-//! the increment. The soft deadline is half of it, stretched or shrunk by how the search is going
+//! the increment; `moves_to_go` is the host's, or [`SearchParams::time_moves_to_go`] when the clock
+//! does not say. The soft deadline is [`SearchParams::time_soft_percent`] of it (half by default),
+//! stretched or shrunk by how the search is going
 //! (best move stable: stop early; best move changing or score dropping: think longer). The hard
 //! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
 //! fixed move time is one hard deadline, less the overhead, but the overhead takes at most half of
@@ -12,12 +14,9 @@
 
 use crate::search::control::SearchControl;
 use crate::search::limits::Limits;
+use crate::search::params::SearchParams;
 use std::time::{Duration, Instant};
 
-/// Moves assumed left in the game when the clock does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 25;
-/// The soft deadline as a fraction of the ideal time.
-const SOFT_FRACTION: f64 = 0.5;
 /// The hard deadline as a multiple of the ideal time.
 const HARD_MULTIPLE: f64 = 4.0;
 /// Never plan to use more than this fraction of the remaining time on one move.
@@ -43,8 +42,14 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Plans the deadlines for a search started at `start`.
-    pub fn new(limits: &Limits, move_overhead: Duration, start: Instant) -> TimeManager {
+    /// Plans the deadlines for a search started at `start`, with the clock constants of `params`.
+    pub fn new(
+        limits: &Limits,
+        move_overhead: Duration,
+        start: Instant,
+        params: &SearchParams,
+    ) -> TimeManager {
+        let default_moves_to_go = params.time_moves_to_go.max(1);
         let mut soft = None;
         let mut hard = None;
         if !limits.infinite {
@@ -52,8 +57,8 @@ impl TimeManager {
                 let usable = clock.remaining.saturating_sub(move_overhead);
                 let moves_to_go = clock
                     .moves_to_go
-                    .unwrap_or(DEFAULT_MOVES_TO_GO)
-                    .clamp(1, DEFAULT_MOVES_TO_GO * 2);
+                    .unwrap_or(default_moves_to_go)
+                    .clamp(1, default_moves_to_go * 2);
                 let ideal = usable / moves_to_go + clock.increment.mul_f64(0.75);
                 let ceiling = if moves_to_go == 1 {
                     usable.mul_f64(0.9)
@@ -61,7 +66,8 @@ impl TimeManager {
                     usable.mul_f64(MAX_FRACTION_OF_REMAINING)
                 };
                 let hard_deadline = ideal.mul_f64(HARD_MULTIPLE).min(ceiling);
-                soft = Some(ideal.mul_f64(SOFT_FRACTION).min(hard_deadline));
+                let soft_fraction = f64::from(params.time_soft_percent) / 100.0;
+                soft = Some(ideal.mul_f64(soft_fraction).min(hard_deadline));
                 hard = Some(hard_deadline.max(MIN_DEADLINE));
             }
             if let Some(move_time) = limits.move_time {
@@ -136,13 +142,23 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let manager = TimeManager::new(&limits, Duration::from_millis(100), Instant::now());
+        let manager = TimeManager::new(
+            &limits,
+            Duration::from_millis(100),
+            Instant::now(),
+            &SearchParams::default(),
+        );
         let hard = manager.hard.expect("clock gives a hard deadline");
         let soft = manager.soft.expect("clock gives a soft deadline");
         assert!(soft <= hard);
         assert!(hard <= Duration::from_secs(24));
         assert!(soft >= Duration::from_millis(500));
-        let untimed = TimeManager::new(&Limits::default(), Duration::ZERO, Instant::now());
+        let untimed = TimeManager::new(
+            &Limits::default(),
+            Duration::ZERO,
+            Instant::now(),
+            &SearchParams::default(),
+        );
         assert!(!untimed.is_timed());
     }
 
@@ -153,7 +169,12 @@ mod tests {
             ..Limits::default()
         };
         let control = SearchControl::new();
-        let manager = TimeManager::new(&limits, Duration::ZERO, Instant::now());
+        let manager = TimeManager::new(
+            &limits,
+            Duration::ZERO,
+            Instant::now(),
+            &SearchParams::default(),
+        );
         control.set_pondering(true);
         std::thread::sleep(Duration::from_millis(3));
         assert!(!manager.hard_expired(&control));

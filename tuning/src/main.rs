@@ -209,7 +209,7 @@ enum SpsaCommand {
         #[arg(long = "param", required = true, value_parser = spsa::Param::parse)]
         params: Vec<spsa::Param>,
         /// The `onca match` limit of every game.
-        #[arg(long, default_value = "--nodes 60000")]
+        #[arg(long, default_value = "--nodes 60000", allow_hyphen_values = true)]
         limit: String,
         /// Game pairs (both colours of one opening) per iteration.
         #[arg(long, default_value_t = 4)]
@@ -232,12 +232,22 @@ enum SpsaCommand {
         #[arg(long)]
         state: PathBuf,
     },
-    /// Play one iteration's match (resuming its games if interrupted) and record its result.
+    /// Play one iteration's match (resuming its games if interrupted) and record its result; an
+    /// iteration already recorded is not played again.
     Play {
         #[arg(long)]
         state: PathBuf,
+        /// The iteration (it must be in the current batch).
+        #[arg(
+            long,
+            required_unless_present = "batch_index",
+            conflicts_with = "batch_index"
+        )]
+        iteration: Option<u64>,
+        /// The iteration by its place in the current batch, from 1 (a Slurm array task's
+        /// $SLURM_ARRAY_TASK_ID).
         #[arg(long)]
-        iteration: u64,
+        batch_index: Option<u64>,
         /// The `onca` binary that runs the match (default: the state's engine).
         #[arg(long)]
         runner: Option<String>,
@@ -389,9 +399,15 @@ fn spsa_command(command: SpsaCommand) -> Result<()> {
         SpsaCommand::Play {
             state: path,
             iteration,
+            batch_index,
             runner,
         } => {
             let run = spsa::State::load(&path)?;
+            let iteration = match (iteration, batch_index) {
+                (Some(k), _) => k,
+                (None, Some(index)) if index >= 1 => run.next + index - 1,
+                _ => bail!("--batch-index counts from 1"),
+            };
             if !run.batch_iterations().contains(&iteration) {
                 bail!(
                     "iteration {iteration} is not in the current batch ({:?})",
