@@ -42,6 +42,19 @@
 //! | `probcut=1`           | round-2 search    | 167   | 39-15-113   | +50.3 +/- 29.7 | H1: kept       |
 //! | `singular=1`          | round-2 search    | 329   | 54-32-243   | +23.3 +/- 19.1 | H1: kept       |
 //! | `counter-moves=1`     | + probcut, singular | 420 | 35-37-348   | -1.7 +/- 13.8  | H0: off        |
+//! | `lmr-history=4000`    | + probcut, singular | 140 | 8-10-122    | -5.0 +/- 20.6  | H0: off        |
+//! | `qs-sacrifices=1`     | + probcut, singular | 600 | 59-58-483   | +0.6 +/- 12.3  | open: off      |
+//! | `lmp=1`               | + probcut, singular | 122 | 9-21-92     | -34.3 +/- 30.3 | H0: off        |
+//! | `iid=1`               | + probcut, singular | 246 | 26-13-207   | +18.4 +/- 17.2 | H1: kept       |
+//! | `lmr-log=1`           | + probcut, singular | 600 | 57-52-491   | +2.9 +/- 11.9  | open: off      |
+//! | `qs-threat-plies=2`   | + probcut, singular | 192 | 12-20-160   | -14.5 +/- 20.0 | H0: 1 stays    |
+//! | `loss-distance=1`     | + probcut, singular | 85  | 4-3-78      | +4.1 +/- 21.2  | H0: off        |
+//!
+//! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
+//! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
+//! without ProbCut, now loses clearly. Loss-distance pruning almost never triggers (85 games, 82
+//! of them with the same result both ways). Counter moves and history-adjusted reductions add
+//! nothing measurable to the killers and the history.
 
 /// Tunable search switches and constants.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -127,7 +140,7 @@ impl Default for SearchParams {
             late_move_pruning: false,
             lmp_base: 3,
             lmp_depth: 3,
-            internal_iterative_deepening: false,
+            internal_iterative_deepening: true,
             quiescence_threat_plies: 1,
             quiescence_sacrifices: false,
             single_reply_extension: true,
