@@ -363,10 +363,10 @@ fn search_parameters_reach_the_search_and_bad_ones_are_refused() {
     engine.send("set-param name=book value=\"\"");
     let default = start_nodes(&mut engine, 9);
     assert_eq!(start_nodes(&mut engine, 9), default, "one thread repeats");
-    engine.send("set-param name=search-probcut value=true");
-    let probcut = start_nodes(&mut engine, 9);
-    assert_ne!(probcut, default, "ProbCut changed nothing");
-    engine.send("set-param name=search-probcut value=0");
+    engine.send("set-param name=search-probcut value=false");
+    let without = start_nodes(&mut engine, 9);
+    assert_ne!(without, default, "turning ProbCut off changed nothing");
+    engine.send("set-param name=search-probcut value=1");
     assert_eq!(start_nodes(&mut engine, 9), default);
     engine.send("set-param name=search-lmr value=maybe");
     assert!(engine.recv().starts_with("error message="));
@@ -379,4 +379,46 @@ fn search_parameters_reach_the_search_and_bad_ones_are_refused() {
         default,
         "refused values change nothing"
     );
+}
+
+/// pydraughts sends `stop` from its main thread while its ponder thread may not have sent `go
+/// ponder` yet: the early `stop` must end that ponder search, or the host waits forever.
+#[test]
+fn a_stop_that_overtakes_its_go_ponder_still_ends_the_ponder_search() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("set-param name=book value=\"\"");
+    engine.send(&format!("pos pos={START}"));
+    engine.send("stop");
+    engine.send("level time=3 inc=0.1");
+    engine.send("go ponder");
+    // `recv` fails the test if no line comes in time.
+    check_search(&engine.search_result(), &Position::start());
+    engine.barrier();
+
+    // Only a ponder search takes an early stop: a search to think is never cut short by one.
+    engine.send("stop");
+    engine.send(&format!("pos pos={START}"));
+    engine.send("level depth=6");
+    engine.send("go think");
+    let search = engine.search_result();
+    check_search(&search, &Position::start());
+    let last = search.infos.last().expect("an info line");
+    assert_eq!(field(last, "depth").as_deref(), Some("6"), "{last}");
+
+    // And a `go think` in between uses the early stop up: the next ponder search waits.
+    engine.send("stop");
+    engine.send("level depth=2");
+    engine.send("go think");
+    engine.search_result();
+    engine.send("level time=3 inc=0.1");
+    engine.send("go ponder");
+    engine.send("ping");
+    assert_eq!(
+        engine.recv(),
+        "pong",
+        "the ponder search must still be running"
+    );
+    engine.send("stop");
+    check_search(&engine.search_result(), &Position::start());
 }

@@ -75,6 +75,9 @@ pub struct Session {
     loaded_book: Option<Arc<Book>>,
     /// Seed of this game's book choices (drawn at `new-game`).
     game_seed: u64,
+    /// A `stop` came while no search ran, and no `go` since: it is meant for the `go ponder` that
+    /// follows (see [`Session::go`]).
+    early_stop: bool,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -117,6 +120,7 @@ impl Session {
             book_name: BUILTIN_BOOK.to_string(),
             loaded_book: None,
             game_seed: crate::book::fresh_seed(),
+            early_stop: false,
         }
     }
 
@@ -210,6 +214,7 @@ impl Session {
                 self.output.line("ready");
             }
             Command::NewGame => {
+                self.early_stop = false;
                 if let Some(searcher) = self.searcher.as_mut() {
                     searcher.clear();
                 }
@@ -224,8 +229,10 @@ impl Session {
             }
             Command::Level(level) => self.level.merge(&level),
             Command::Go(mode) => self.go(mode),
-            // Nothing to stop or to hit when idle.
-            Command::Stop | Command::PonderHit => {}
+            // Nothing to stop when idle, but a ponder search may be on its way (see `go`).
+            Command::Stop => self.early_stop = true,
+            // Nothing to hit when idle.
+            Command::PonderHit => {}
             Command::Ping => self.output.line("pong"),
             Command::Quit => return false,
         }
@@ -373,7 +380,23 @@ impl Session {
         searcher
     }
 
+    /// Starts a search. A `go ponder` that comes after a `stop` sent while no search ran (with
+    /// only `pos`, `level` or `set-param` in between) is stopped at once: pydraughts (0.5.7, the
+    /// version of lidraughts-bot, and 0.6.7) sends `pos`, `level` and `go ponder` from one thread
+    /// and `stop` from another without waiting for the `go`, so on a ponder miss the `stop` can
+    /// overtake the search it is meant for; the host then waits for a `done` that a ponder search
+    /// never sends on its own, and the game is lost on time. Every other `go` ignores the early
+    /// `stop`.
     fn go(&mut self, mode: GoMode) {
+        let stop_at_once = std::mem::take(&mut self.early_stop) && mode == GoMode::Ponder;
+        self.start_search(mode);
+        if stop_at_once && self.running.is_some() {
+            self.control.stop();
+            self.release_held();
+        }
+    }
+
+    fn start_search(&mut self, mode: GoMode) {
         let level = std::mem::take(&mut self.level);
         let numbering = self.params.numbering;
         let game = match &self.game {
