@@ -831,7 +831,11 @@ impl<'s, 'a> Worker<'s, 'a> {
                     if alpha >= beta {
                         if !capture_node {
                             let tried = &moves[..index];
-                            let previous = if ply > 0 { self.played[ply - 1] } else { None };
+                            let previous = if self.params.counter_moves && ply > 0 {
+                                self.played[ply - 1]
+                            } else {
+                                None
+                            };
                             self.ordering.reward_cutoff(
                                 side,
                                 ply,
