@@ -55,6 +55,19 @@
 //! without ProbCut, now loses clearly. Loss-distance pruning almost never triggers (85 games, 82
 //! of them with the same result both ways). Counter moves and history-adjusted reductions add
 //! nothing measurable to the killers and the history.
+//!
+//! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
+//! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
+//! of 4 game pairs (1,280 games, `--param NAME=START,MIN,MAX,C_END,0.03`, c_end 2, 5, 8 and 5),
+//! moved them little (to 5, 43, 21 and 28). Those values against the defaults, 400 games at
+//! 60,000 nodes (`onca match ... --option tuned:search-probcut-percent=43 --option
+//! tuned:search-singular-margin=21 --option tuned:search-aspiration-window=28 --nodes 60000
+//! --games 400 --seed 303`): 21-34-345, Elo -11.3 +/- 12.6. Not adopted: the defaults stay.
+//!
+//! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
+//! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
+//! "ROUND2/onca hub" --name round2 --option round3:book= --option round2:book= --concurrency 2
+//! --games 1000 --movetime 0.1 --seed 41`): 183-47-770, Elo +47.5 +/- 10.1.
 
 /// Tunable search switches and constants.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
