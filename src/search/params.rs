@@ -64,6 +64,14 @@
 //! tuned:search-singular-margin=21 --option tuned:search-aspiration-window=28 --nodes 60000
 //! --games 400 --seed 303`): 21-34-345, Elo -11.3 +/- 12.6. Not adopted: the defaults stay.
 //!
+//! The clock: at `--tc 3+0.05` the default soft deadline (50% of the ideal time) ends games with
+//! a median 2.42 s of the 3 s still on the clock (`scripts/clock-usage` on the match's logs).
+//! `time-soft-percent=80` against it, 200 games (`onca match --engine "onca hub" --name soft80
+//! --engine "onca hub" --name soft50 --option soft80:search-time-soft-percent=80 --option
+//! soft80:book= --option soft50:book= --tc 3+0.05 --games 200 --concurrency 2 --seed 304
+//! --log-dir DIR`): 6-1-193, Elo +8.7 +/- 8.9 (LOS 97%), median clock left 1.60 s, no loss on
+//! time. A lead, not a proof: the default stays until a longer match decides.
+//!
 //! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
 //! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
 //! "ROUND2/onca hub" --name round2 --option round3:book= --option round2:book= --concurrency 2
