@@ -35,6 +35,9 @@ use crate::search::tt::{Bound, Hit, PackedMove, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
+/// Positions with this many pieces or fewer are searched without ProbCut (see `Worker::probcut`).
+const PROBCUT_MAX_ENDGAME_PIECES: u32 = 6;
+
 /// Nodes between two looks at the clock and the shared flags.
 const POLL_INTERVAL: u64 = 1024;
 /// How long the main thread searches alone. Starting a helper and waiting for it to stop costs a
@@ -879,10 +882,15 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
     ) -> Option<Score> {
         let params = &self.params;
+        // Not in endings of a few pieces (the endgame tables' range; Scan, whose ProbCut this is,
+        // has bitbases there): their wins are exact races and hunts that a shallow search
+        // misjudges. With ProbCut there the engine drew a won three-kings hunt
+        // (tests/endgame_hunt.rs) and missed a forced win of the suite (tests/search_wins.rs).
         if !params.probcut
             || self.in_probcut
             || depth < params.probcut_depth
             || beta.0.abs() >= Score::MAX_HEURISTIC
+            || position.occupied().count() <= PROBCUT_MAX_ENDGAME_PIECES
         {
             return None;
         }
