@@ -108,7 +108,8 @@ pub struct SearchParams {
     pub single_reply_extension: bool,
     /// ProbCut: at non-PV nodes of depth `probcut_depth` or more, a null-window search at
     /// `probcut_percent` % of the depth against beta plus `probcut_margin` per ply of depth;
-    /// when it fails high, the node fails high without the full search.
+    /// when it fails high, the node fails high without the full search. Never in positions of
+    /// six pieces or fewer (exact endings; see `Worker::probcut`).
     pub probcut: bool,
     /// Shallowest depth ProbCut tries.
     pub probcut_depth: i32,
