@@ -3,7 +3,7 @@
 
 mod hub_support;
 
-use hub_support::{check_search, done_move, field, Engine, START};
+use hub_support::{analysis_last_info, check_search, done_move, field, Engine, START};
 use onca::hub::numbering::MoveNumbering;
 use onca::notation::fen::parse_position;
 use onca::rules::movegen::legal_moves;
@@ -345,13 +345,7 @@ fn command_line_parameters_are_set_before_the_session() {
 /// The nodes of the last `info` line of a fixed-depth analysis of the start position.
 fn start_nodes(engine: &mut Engine, depth: u32) -> u64 {
     engine.send("new-game");
-    engine.send(&format!("pos pos={START}"));
-    engine.send(&format!("level depth={depth}"));
-    engine.send("go analyze");
-    let search = engine.search_result();
-    check_search(&search, &Position::start());
-    let last = search.infos.last().expect("an info line");
-    field(last, "nodes")
+    field(&analysis_last_info(engine, START, depth), "nodes")
         .and_then(|nodes| nodes.parse().ok())
         .expect("a node count")
 }

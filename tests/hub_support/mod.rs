@@ -281,17 +281,21 @@ impl Rng {
     }
 }
 
-/// Analyses `fen` to `depth` plies and returns the score of the last `info` line, checking the
-/// search's output on the way.
-pub fn analysis_score(engine: &mut Engine, fen: &str, depth: u32) -> String {
+/// Analyses `fen` to `depth` plies and returns the last `info` line, checking the search's output
+/// on the way.
+pub fn analysis_last_info(engine: &mut Engine, fen: &str, depth: u32) -> String {
     engine.send(&format!("pos pos={fen}"));
     engine.send(&format!("level depth={depth}"));
     engine.send("go analyze");
     let search = engine.search_result();
     let position = onca::notation::fen::parse_position(fen).expect("valid position");
     check_search(&search, &position);
-    let last = search.infos.last().expect("an info line");
-    field(last, "score").expect("a score")
+    search.infos.last().expect("an info line").clone()
+}
+
+/// Analyses `fen` to `depth` plies and returns the score of the last `info` line.
+pub fn analysis_score(engine: &mut Engine, fen: &str, depth: u32) -> String {
+    field(&analysis_last_info(engine, fen, depth), "score").expect("a score")
 }
 
 /// Runs the binary with `args` to completion: (exit code, stdout, stderr).
