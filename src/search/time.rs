@@ -7,9 +7,10 @@
 //! stretched or shrunk by how the search is going
 //! (best move stable: stop early; best move changing or score dropping: think longer). The hard
 //! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
-//! fixed move time is one hard deadline, less the overhead, but the overhead takes at most half of
-//! it: otherwise a host's short move time (say 0.05 s against the default 50 ms overhead) would leave
-//! nothing to search with. While pondering no deadline applies; after a ponder hit the
+//! fixed move time is one hard deadline, less the overhead, but the overhead takes at most a tenth
+//! of it ([`FIXED_TIME_MAX_OVERHEAD_DIVISOR`]): a host that fixes the time per move is local or
+//! does not flag, and answering takes a millisecond, so the default 50 ms kept back from a 0.1 s
+//! move would throw half of its thinking away. While pondering no deadline applies; after a ponder hit the
 //! deadlines count from the hit.
 
 use crate::search::control::SearchControl;
@@ -21,6 +22,8 @@ use std::time::{Duration, Instant};
 const HARD_MULTIPLE: f64 = 4.0;
 /// Never plan to use more than this fraction of the remaining time on one move.
 const MAX_FRACTION_OF_REMAINING: f64 = 0.4;
+/// A fixed move time keeps back at most this fraction (1/n) of itself as overhead.
+pub const FIXED_TIME_MAX_OVERHEAD_DIVISOR: u32 = 10;
 /// The shortest deadline ever set, so that a search always gets a first iteration in.
 const MIN_DEADLINE: Duration = Duration::from_millis(1);
 
@@ -72,7 +75,7 @@ impl TimeManager {
             }
             if let Some(move_time) = limits.move_time {
                 let fixed = move_time
-                    .saturating_sub(move_overhead.min(move_time / 2))
+                    .saturating_sub(move_overhead.min(move_time / FIXED_TIME_MAX_OVERHEAD_DIVISOR))
                     .max(MIN_DEADLINE);
                 hard = Some(hard.map_or(fixed, |h: Duration| h.min(fixed)));
             }
@@ -160,6 +163,28 @@ mod tests {
             &SearchParams::default(),
         );
         assert!(!untimed.is_timed());
+    }
+
+    #[test]
+    fn a_fixed_move_time_keeps_back_at_most_a_tenth_of_itself() {
+        let plan = |move_time_ms: u64, overhead_ms: u64| {
+            let limits = Limits {
+                move_time: Some(Duration::from_millis(move_time_ms)),
+                ..Limits::default()
+            };
+            let manager = TimeManager::new(
+                &limits,
+                Duration::from_millis(overhead_ms),
+                Instant::now(),
+                &SearchParams::default(),
+            );
+            assert!(manager.soft.is_none(), "a fixed time has no soft deadline");
+            manager.hard.expect("a fixed time is a hard deadline")
+        };
+        assert_eq!(plan(100, 50), Duration::from_millis(90));
+        assert_eq!(plan(2000, 50), Duration::from_millis(1950));
+        assert_eq!(plan(100, 0), Duration::from_millis(100));
+        assert_eq!(plan(0, 50), MIN_DEADLINE);
     }
 
     #[test]
