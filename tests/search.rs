@@ -419,6 +419,33 @@ fn skill_plays_legal_and_repeatable_moves() {
     }
 }
 
+/// A move's time counts from when the host asked, not from when the search thread first ran: a
+/// search that starts after its fixed time is over (a thread the system scheduled late) stops at
+/// its first look at the clock, which comes after a fixed number of nodes, long before the depth
+/// that ten seconds of search would reach.
+#[test]
+fn deadlines_count_from_the_clock_start_not_from_the_search_start() {
+    let game = Game::new(Position::start());
+    let legal = legal_moves(game.current());
+    let now = std::time::Instant::now();
+    let late = search(
+        &game,
+        Limits {
+            move_time: Some(std::time::Duration::from_secs(10)),
+            clock_start: now.checked_sub(std::time::Duration::from_secs(20)),
+            ..Limits::default()
+        },
+        SearchSettings::default(),
+        &SearchControl::new(),
+    );
+    assert!(
+        late.depth <= 8,
+        "a late start searched to depth {}",
+        late.depth
+    );
+    assert!(legal.contains(&late.best.expect("a legal move")));
+}
+
 #[test]
 fn pondering_and_infinite_searches_wait_to_be_released() {
     let game = Game::new(Position::start());

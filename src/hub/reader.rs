@@ -24,6 +24,7 @@ use crate::hub::output::Output;
 use crate::hub::session::{Incoming, Session};
 use crossbeam::channel::{self, Sender};
 use std::io::{BufReader, Read, Write};
+use std::time::Instant;
 
 /// Runs a Hub session on `input` and `output` until `quit` or end of input.
 pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
@@ -64,7 +65,7 @@ fn read_commands(input: impl Read, sender: &Sender<Incoming>) {
             Ok(Line::Text(text)) => {
                 log::debug!("hub << {text}");
                 match parse_command(&text) {
-                    Ok(Some(command)) => Incoming::Command(command),
+                    Ok(Some(command)) => Incoming::Command(command, Instant::now()),
                     Ok(None) => {
                         log::debug!("hub: ignoring unknown or empty line");
                         continue;
@@ -83,7 +84,7 @@ fn read_commands(input: impl Read, sender: &Sender<Incoming>) {
         };
         let last = matches!(
             incoming,
-            Incoming::End | Incoming::Command(crate::hub::command::Command::Quit)
+            Incoming::End | Incoming::Command(crate::hub::command::Command::Quit, _)
         );
         if sender.send(incoming).is_err() || last {
             return;

@@ -38,8 +38,8 @@ use std::time::{Duration, Instant};
 /// What the reader thread hands the controller.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Incoming {
-    /// A line parsed into a known command.
-    Command(Command),
+    /// A line parsed into a known command, and when it was read (a move's time starts then).
+    Command(Command, Instant),
     /// A line that was refused; the text goes into an `error` reply.
     Error(String),
     /// End of input.
@@ -78,6 +78,9 @@ pub struct Session {
     /// A `stop` came while no search ran, and no `go` since: it is meant for the `go ponder` that
     /// follows (see [`Session::go`]).
     early_stop: bool,
+    /// When the reader read the command being handled: a move's time counts from its `go` or
+    /// `ponder-hit`, not from when this thread or the search thread gets to run.
+    received: Instant,
 }
 
 /// A search in progress (or finished and held back, see the module documentation).
@@ -121,6 +124,7 @@ impl Session {
             loaded_book: None,
             game_seed: crate::book::fresh_seed(),
             early_stop: false,
+            received: Instant::now(),
         }
     }
 
@@ -163,7 +167,10 @@ impl Session {
                 self.end_search();
                 return false;
             }
-            Incoming::Command(command) => command,
+            Incoming::Command(command, received) => {
+                self.received = received;
+                command
+            }
         };
         if self.running.is_some() {
             match command {
@@ -426,7 +433,7 @@ impl Session {
             self.output.line(&done_line(None, None, numbering));
             return;
         }
-        let limits = limits_from_level(&level);
+        let limits = limits_from_level(&level, self.received);
         let settings = self.params.search_settings(mode != GoMode::Analyze);
         self.control.reset();
         if mode == GoMode::Ponder {
@@ -507,7 +514,7 @@ impl Session {
             return;
         };
         if running.mode == GoMode::Ponder && !running.released {
-            self.control.ponder_hit();
+            self.control.ponder_hit_at(self.received);
             running.released = true;
             self.release_held();
         }
@@ -624,8 +631,9 @@ fn build_game(position: &str, moves: &str, numbering: MoveNumbering) -> Result<G
 
 /// The search limits for the collected `level` fields. Hub adds the increment before the move, so
 /// the usable clock is `time + inc` (never below zero); the search's clock adds the increment after
-/// the move, so it gets that sum as remaining time and `inc` as the future increment.
-fn limits_from_level(level: &Level) -> Limits {
+/// the move, so it gets that sum as remaining time and `inc` as the future increment. The clock
+/// counts from `go_received`, when the `go` was read.
+fn limits_from_level(level: &Level, go_received: Instant) -> Limits {
     let increment = level.increment.unwrap_or(Duration::ZERO);
     let clock = level.time.map(|time| {
         let usable = (time + increment.as_secs_f64()).max(0.0);
@@ -641,6 +649,7 @@ fn limits_from_level(level: &Level) -> Limits {
         move_time: level.move_time,
         clock,
         infinite: level.infinite,
+        clock_start: Some(go_received),
     }
 }
 
@@ -742,7 +751,7 @@ mod tests {
             moves_to_go: Some(10),
             ..Level::default()
         };
-        let limits = limits_from_level(&level);
+        let limits = limits_from_level(&level, Instant::now());
         let clock = limits.clock.unwrap();
         assert!((clock.remaining.as_secs_f64() - 0.05).abs() < 1e-9);
         assert_eq!(clock.increment, Duration::from_millis(100));
@@ -752,10 +761,13 @@ mod tests {
             ..Level::default()
         };
         assert_eq!(
-            limits_from_level(&negative).clock.unwrap().remaining,
+            limits_from_level(&negative, Instant::now())
+                .clock
+                .unwrap()
+                .remaining,
             Duration::ZERO
         );
-        assert!(limits_from_level(&Level::default()).is_unbounded());
+        assert!(limits_from_level(&Level::default(), Instant::now()).is_unbounded());
     }
 
     #[test]

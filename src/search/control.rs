@@ -61,9 +61,14 @@ impl SearchControl {
 
     /// The opponent played the expected move: the clock starts now and normal limits apply.
     pub fn ponder_hit(&self) {
-        let nanos = self
-            .epoch
-            .elapsed()
+        self.ponder_hit_at(Instant::now());
+    }
+
+    /// Like [`SearchControl::ponder_hit`], with the clock started at `at` (when the host's
+    /// `ponder-hit` was read).
+    pub fn ponder_hit_at(&self, at: Instant) {
+        let nanos = at
+            .saturating_duration_since(self.epoch)
             .as_nanos()
             .min(u128::from(u64::MAX - 1)) as u64;
         self.ponder_hit_at.store(nanos + 1, AtomicOrdering::Release);

@@ -2,7 +2,7 @@
 //!
 //! A [`Limits`] with nothing set searches until stopped, exactly like `infinite`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A game clock for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -28,6 +28,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
+    /// When the host started this move's time: the moment its `go` was read. The deadlines count
+    /// from it, so a search thread that the operating system starts late (a loaded machine) still
+    /// answers in time. `None`: from the moment the search starts.
+    pub clock_start: Option<Instant>,
 }
 
 impl Limits {

@@ -157,7 +157,7 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        let start = Instant::now();
+        let start = limits.clock_start.unwrap_or_else(Instant::now);
         self.searches += 1;
         let root = *game.current();
         let moves = movegen::legal_moves(&root);
