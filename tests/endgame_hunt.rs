@@ -55,7 +55,9 @@ fn three_kings_beat_a_lone_king_off_the_long_diagonal() {
     for (fen, hunter) in HUNTS {
         let (outcome, plies) = play_out(fen);
         assert_eq!(outcome, Outcome::Win(hunter), "{fen} after {plies} plies");
-        assert!(plies <= 30, "{fen}: {plies} plies");
+        // Quickly, too: the tables' wins take 15 to 21 plies; a hunt may give a king back to
+        // reach a won shape (the count of 30 plies starts again), so allow a little more than 30.
+        assert!(plies <= 40, "{fen}: {plies} plies");
         // The same position with colours swapped: the other side hunts just as well.
         let mirrored =
             onca::notation::fen::to_fen(&parse_position(fen).expect("valid").color_flipped());
