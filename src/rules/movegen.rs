@@ -651,14 +651,15 @@ fn king_captures<R: Rules, S: CaptureSink>(
             continue;
         }
         let mut landing = victim.step_into(direction, board.empty);
+        // Under the majority rule every landing is explored (shorter routes lose on count).
         let allowed = if R::MAJORITY_CAPTURE {
-            Bitboard::BOARD
+            Bitboard::EMPTY
         } else {
             onward_landings(board, landing, direction, victims - victim)
         };
         while let Some(land) = landing.first() {
             continued = true;
-            if allowed.contains(land) {
+            if R::MAJORITY_CAPTURE || allowed.contains(land) {
                 sink.enter(land);
                 king_captures::<R, S>(board, land, captured | victim, sink);
                 sink.leave();
