@@ -7,6 +7,7 @@ use onca::notation::fen;
 use onca::rules::movegen;
 use onca::rules::perft;
 use onca::rules::position::Position;
+use onca::rules::variant::{Brazilian, Russian, Variant};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -58,12 +59,18 @@ enum Command {
         /// Threads to count with.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// The rules to count under: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// List the legal moves in Hub notation, one per line, sorted by from, to and captured squares.
     Moves {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
         position: Option<String>,
+        /// The rules to list them under: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// Search fixed positions to a fixed depth (the search's behaviour checksum). The last line is
     /// `<N> nodes <nodes per second> nps`.
@@ -138,18 +145,19 @@ fn run(command: Command) -> Result<()> {
             position,
             divide,
             threads,
+            variant,
         } => {
             let position = read_position(position.as_deref())?;
             let started = Instant::now();
             let nodes = if divide {
-                let mut rows = perft::divide(&position, depth, threads as usize)?;
+                let mut rows = perft::divide_in(variant, &position, depth, threads as usize)?;
                 rows.sort_by_key(|(mv, _)| mv.sort_key());
                 for (mv, count) in &rows {
                     writeln!(out, "{mv} {count}")?;
                 }
                 rows.iter().map(|(_, count)| count).sum()
             } else {
-                perft::perft_threads(&position, depth, threads as usize)?
+                perft::perft_threads_in(variant, &position, depth, threads as usize)?
             };
             let seconds = started.elapsed().as_secs_f64();
             let speed = nodes as f64 / seconds.max(1e-9);
@@ -184,9 +192,12 @@ fn run(command: Command) -> Result<()> {
             };
             onca::eval::report::write_report(&position, &weights, &mut out)?;
         }
-        Command::Moves { position } => {
+        Command::Moves { position, variant } => {
             let position = read_position(position.as_deref())?;
-            let mut moves = movegen::legal_moves(&position);
+            let mut moves = match variant {
+                Variant::Brazilian => movegen::legal_moves_for::<Brazilian>(&position),
+                Variant::Russian => movegen::legal_moves_for::<Russian>(&position),
+            };
             moves.sort_by_key(|mv| mv.sort_key());
             for mv in moves {
                 writeln!(out, "{mv}")?;

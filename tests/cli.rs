@@ -53,9 +53,34 @@ fn perft_last_line_starts_with_the_node_count() {
 }
 
 #[test]
+fn perft_and_moves_follow_the_chosen_variant() {
+    for threads in ["1", "2"] {
+        let output = onca(&["perft", "6", "--variant", "russian", "--threads", threads]);
+        assert!(output.status.success());
+        let text = stdout(&output);
+        let last = text.lines().last().expect("a line");
+        assert!(last.starts_with("37986 nodes "), "{last}");
+    }
+    let divided = stdout(&onca(&["perft", "5", "--divide", "--variant", "russian"]));
+    assert!(divided
+        .lines()
+        .last()
+        .expect("a line")
+        .starts_with("7482 nodes "));
+    let brazilian = onca(&["perft", "5", "--variant", "brazilian"]);
+    assert!(stdout(&brazilian).starts_with("7473 nodes "));
+    // Free choice of capture: the one-piece capture is legal in Russian only.
+    let free = ["moves", "-p", "W:W21,28:B17,24,15"];
+    assert_eq!(stdout(&onca(&free)), "28x10x15x24\n");
+    let russian = onca(&[&free[..], &["--variant", "russian"][..]].concat());
+    assert_eq!(stdout(&russian), "21x14x17\n28x10x15x24\n");
+}
+
+#[test]
 fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     for args in [
         &["moves", "--position", "W:W33:B1"][..],
+        &["perft", "3", "--variant", "international"][..],
         &["perft", "3", "--position", "nonsense"][..],
         &["perft", "3", "--threads", "0"][..],
         &["perft", "x"][..],

@@ -1,4 +1,5 @@
-//! Differential test against pydraughts 0.6.7, an independent implementation of the rules.
+//! Differential test against pydraughts 0.6.7, an independent implementation of the rules, in
+//! Brazilian and in Russian draughts.
 //!
 //! Thousands of positions (every position of seeded random games, plus random king-rich
 //! placements) go to `tests/oracle/pydraughts_oracle.py`, which answers with pydraughts' legal
@@ -14,16 +15,17 @@ mod common;
 use onca::notation::fen::{to_fen, to_hub_position};
 use onca::rules::movegen;
 use onca::rules::position::Position;
+use onca::rules::variant::{Brazilian, Rules, Russian};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Our answer in the oracle's terms: Hub move text -> Hub position after it.
-fn our_moves(position: &Position) -> BTreeMap<String, String> {
-    movegen::legal_moves(position)
+/// Our answer in the oracle's terms under the rules `R`: Hub move text -> Hub position after it.
+fn our_moves<R: Rules>(position: &Position) -> BTreeMap<String, String> {
+    movegen::legal_moves_for::<R>(position)
         .iter()
-        .map(|mv| (mv.to_string(), to_hub_position(&position.play(mv))))
+        .map(|mv| (mv.to_string(), to_hub_position(&position.play_for::<R>(mv))))
         .collect()
 }
 
@@ -41,14 +43,11 @@ fn parse_oracle_line(line: &str) -> Result<BTreeMap<String, String>, String> {
     }
 }
 
-#[test]
-fn move_generation_agrees_with_pydraughts() {
-    let Some(python) = common::required_pydraughts_python() else {
-        return;
-    };
-
-    let mut positions = common::random_game_positions(0x0_5EED, 40, 160);
-    positions.extend(common::random_sparse_positions(0xBEEF, 1200));
+/// The seeded positions of the test under the rules `R`: every position of random games played
+/// under them, plus random king-rich placements, without repeats.
+fn test_positions<R: Rules>(game_seed: u64, placement_seed: u64) -> Vec<Position> {
+    let mut positions = common::random_game_positions_for::<R>(game_seed, 40, 160);
+    positions.extend(common::random_sparse_positions(placement_seed, 1200));
     let mut seen = HashSet::new();
     positions.retain(|position| seen.insert(position.key()));
     assert!(
@@ -56,12 +55,19 @@ fn move_generation_agrees_with_pydraughts() {
         "only {} distinct positions",
         positions.len()
     );
+    positions
+}
 
+/// Asks the oracle for every position under the rules `R` and fails on the first ten that
+/// differ; returns how many positions agreed, of which how many had a capture.
+fn compare_with_oracle<R: Rules>(python: &Path, positions: &[Position]) -> (usize, usize) {
     let script =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pydraughts_oracle.py");
-    let mut child = Command::new(&python)
+    let mut child = Command::new(python)
         .arg(&script)
         .arg("--plain")
+        .arg("--variant")
+        .arg(R::VARIANT.name())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -77,12 +83,15 @@ fn move_generation_agrees_with_pydraughts() {
 
     let mut failures = Vec::new();
     let mut answered = 0;
+    let mut with_capture = 0;
     for (position, line) in positions.iter().zip(stdout.lines()) {
         let line = line.expect("oracle output");
         answered += 1;
-        let ours = our_moves(position);
+        let ours = our_moves::<R>(position);
         match parse_oracle_line(&line) {
-            Ok(theirs) if theirs == ours => {}
+            Ok(theirs) if theirs == ours => {
+                with_capture += usize::from(movegen::has_capture(position));
+            }
             Ok(theirs) => failures.push(format!(
                 "{}\n  onca:       {:?}\n  pydraughts: {:?}",
                 to_fen(position),
@@ -102,7 +111,8 @@ fn move_generation_agrees_with_pydraughts() {
     );
     assert!(
         failures.is_empty(),
-        "{} of {} positions differ:\n{}",
+        "{} {} of {} positions differ:\n{}",
+        R::VARIANT,
         failures.len(),
         positions.len(),
         failures
@@ -111,5 +121,29 @@ fn move_generation_agrees_with_pydraughts() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+    (answered, with_capture)
+}
+
+#[test]
+fn move_generation_agrees_with_pydraughts() {
+    let Some(python) = common::required_pydraughts_python() else {
+        return;
+    };
+    let positions = test_positions::<Brazilian>(0x0_5EED, 0xBEEF);
+    compare_with_oracle::<Brazilian>(&python, &positions);
+}
+
+#[test]
+fn russian_move_generation_agrees_with_pydraughts() {
+    let Some(python) = common::required_pydraughts_python() else {
+        return;
+    };
+    let positions = test_positions::<Russian>(0x0_5EED, 0xBEEF);
+    let (agreed, with_capture) = compare_with_oracle::<Russian>(&python, &positions);
+    eprintln!("Russian: {agreed} positions agree with pydraughts, {with_capture} with a capture");
+    assert!(
+        with_capture >= 500,
+        "only {with_capture} positions with a capture"
     );
 }

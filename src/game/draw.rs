@@ -14,10 +14,20 @@
 //!
 //! "Since the material last changed" counts plies since the last capture or promotion, which is
 //! when any of these endgames can begin.
+//!
+//! Russian draughts: lidraughts applies the very same set. Its `Russian` variant holds these rules
+//! (FMJD-64 rules 7.2.3-7.2.8, the Russian federation's rules, cited there) and its `Brazilian`
+//! variant calls Russian's for its draw counts, so [`MoveCountLimits::RUSSIAN`] equals
+//! [`MoveCountLimits::BRAZILIAN`]; they are kept apart so that either can change alone. (An older
+//! lidraughts had 30 and 60 plies for the 4-5 and 6-7 piece endings, and only when every piece
+//! was a king; the current one counts 60 and 120 plies, the rule's 30 and 60 moves, as here.)
+//! The counters need nothing per variant: a Russian man crowned in the middle of a capture has
+//! captured, which resets every count that a promotion resets.
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 
 /// Which draw rules apply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -33,6 +43,57 @@ impl Default for DrawRules {
         DrawRules {
             repetition: true,
             move_count: true,
+        }
+    }
+}
+
+/// The counts, in plies, after which the move-count rules draw (the module documentation lists
+/// the rules).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveCountLimits {
+    /// Both sides have kings: consecutive king moves without capture.
+    pub king_moves: u32,
+    /// Three or more kings against a lone king: plies since the material last changed.
+    pub three_kings_against_king: u32,
+    /// A lone king against at most two pieces, one of them a king: plies since the material last
+    /// changed.
+    pub small_king_endgame: u32,
+    /// A lone king holding the long diagonal against three pieces: plies of this material with
+    /// the king on the diagonal.
+    pub long_diagonal_defence: u32,
+    /// Both sides have kings, 4 or 5 pieces on the board: plies without capture or promotion.
+    pub four_or_five_pieces: u32,
+    /// Both sides have kings, 6 or 7 pieces on the board: plies without capture or promotion.
+    pub six_or_seven_pieces: u32,
+}
+
+impl MoveCountLimits {
+    /// lidraughts' Brazilian counts (FMJD 8x8 rules 7.2.4-7.2.8).
+    pub const BRAZILIAN: MoveCountLimits = MoveCountLimits {
+        king_moves: 30,
+        three_kings_against_king: 30,
+        small_king_endgame: 10,
+        long_diagonal_defence: 10,
+        four_or_five_pieces: 60,
+        six_or_seven_pieces: 120,
+    };
+
+    /// lidraughts' Russian counts: the same rules, which its Brazilian variant borrows (see the
+    /// module documentation).
+    pub const RUSSIAN: MoveCountLimits = MoveCountLimits {
+        king_moves: 30,
+        three_kings_against_king: 30,
+        small_king_endgame: 10,
+        long_diagonal_defence: 10,
+        four_or_five_pieces: 60,
+        six_or_seven_pieces: 120,
+    };
+
+    /// The counts of `variant`.
+    pub const fn of(variant: Variant) -> MoveCountLimits {
+        match variant {
+            Variant::Brazilian => MoveCountLimits::BRAZILIAN,
+            Variant::Russian => MoveCountLimits::RUSSIAN,
         }
     }
 }
@@ -134,8 +195,30 @@ pub fn is_reversible(before: &Position, mv: &Move) -> bool {
     !mv.is_capture() && before.all_kings().contains(mv.from)
 }
 
-/// The move-count rule that draws `position`, if any.
+/// The move-count rule that draws `position` in Brazilian draughts, if any.
+#[inline]
 pub fn move_count_draw(
+    rules: &DrawRules,
+    position: &Position,
+    counters: &DrawCounters,
+) -> Option<DrawReason> {
+    move_count_draw_with(&MoveCountLimits::BRAZILIAN, rules, position, counters)
+}
+
+/// [`move_count_draw`] in the variant chosen at run time.
+pub fn move_count_draw_in(
+    variant: Variant,
+    rules: &DrawRules,
+    position: &Position,
+    counters: &DrawCounters,
+) -> Option<DrawReason> {
+    move_count_draw_with(&MoveCountLimits::of(variant), rules, position, counters)
+}
+
+/// The move-count rule that draws `position` with the counts `limits`, if any.
+#[inline]
+pub fn move_count_draw_with(
+    limits: &MoveCountLimits,
     rules: &DrawRules,
     position: &Position,
     counters: &DrawCounters,
@@ -150,7 +233,7 @@ pub fn move_count_draw(
     if !both_have_kings {
         return None;
     }
-    if counters.king_only_plies >= 30 {
+    if counters.king_only_plies >= limits.king_moves {
         return Some(DrawReason::KingMoves);
     }
     let quiet = counters.plies_since_material_change;
@@ -165,20 +248,22 @@ pub fn move_count_draw(
         // The lone piece is a king (both sides have kings).
         let other_kings = (other & kings).count();
         let others = other.count();
-        if others <= 2 && quiet >= 10 {
+        if others <= 2 && quiet >= limits.small_king_endgame {
             return Some(DrawReason::SmallKingEndgame);
         }
-        if counters.long_diagonal_plies >= 10 && long_diagonal_defence(position) {
+        if counters.long_diagonal_plies >= limits.long_diagonal_defence
+            && long_diagonal_defence(position)
+        {
             return Some(DrawReason::LongDiagonalDefence);
         }
-        if others >= 3 && other_kings == others && quiet >= 30 {
+        if others >= 3 && other_kings == others && quiet >= limits.three_kings_against_king {
             return Some(DrawReason::ThreeKingsAgainstKing);
         }
     }
     let total = (white | black).count();
     match total {
-        4 | 5 if quiet >= 60 => Some(DrawReason::FewPieces),
-        6 | 7 if quiet >= 120 => Some(DrawReason::FewPieces),
+        4 | 5 if quiet >= limits.four_or_five_pieces => Some(DrawReason::FewPieces),
+        6 | 7 if quiet >= limits.six_or_seven_pieces => Some(DrawReason::FewPieces),
         _ => None,
     }
 }
@@ -187,8 +272,9 @@ pub fn move_count_draw(
 mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
-    use crate::rules::movegen::legal_moves;
+    use crate::rules::movegen::{legal_moves, legal_moves_for};
     use crate::rules::moves::find_hub_move;
+    use crate::rules::variant::Russian;
 
     /// The counters and the draw verdict after `text` is played in `fen` with `before`.
     fn play(fen: &str, text: &str, before: DrawCounters) -> (DrawCounters, Option<DrawReason>) {
@@ -200,6 +286,121 @@ mod tests {
             counters,
             move_count_draw(&DrawRules::default(), &after, &counters),
         )
+    }
+
+    /// [`play`] under the Russian rules and draw counts.
+    fn play_russian(
+        fen: &str,
+        text: &str,
+        before: DrawCounters,
+    ) -> (DrawCounters, Option<DrawReason>) {
+        let position = parse_position(fen).expect("valid position");
+        let mv = find_hub_move(&legal_moves_for::<Russian>(&position), text).expect("legal move");
+        let after = position.play_for::<Russian>(&mv);
+        let counters = before.after(&position, &mv, &after);
+        let draw = move_count_draw_in(Variant::Russian, &DrawRules::default(), &after, &counters);
+        (counters, draw)
+    }
+
+    /// Counters `plies` plies into an ending in which nothing has been captured or promoted.
+    fn quiet_for(plies: u32) -> DrawCounters {
+        DrawCounters {
+            plies_since_material_change: plies,
+            ..DrawCounters::default()
+        }
+    }
+
+    #[test]
+    fn the_brazilian_counts_are_lidraughts_fmjd_ones() {
+        let limits = MoveCountLimits::of(Variant::Brazilian);
+        assert_eq!(limits, MoveCountLimits::BRAZILIAN);
+        assert_eq!(
+            (limits.king_moves, limits.three_kings_against_king),
+            (30, 30)
+        );
+        assert_eq!(
+            (limits.small_king_endgame, limits.long_diagonal_defence),
+            (10, 10)
+        );
+        assert_eq!(
+            (limits.four_or_five_pieces, limits.six_or_seven_pieces),
+            (60, 120)
+        );
+    }
+
+    #[test]
+    fn russian_uses_the_counts_lidraughts_gives_its_russian_variant() {
+        assert_eq!(
+            MoveCountLimits::of(Variant::Russian),
+            MoveCountLimits::RUSSIAN
+        );
+        // lidraughts' Brazilian borrows its Russian draw rules, so the two are equal.
+        assert_eq!(MoveCountLimits::RUSSIAN, MoveCountLimits::BRAZILIAN);
+    }
+
+    #[test]
+    fn russian_fifteen_king_moves_each_draw() {
+        // Eight pieces, kings on both sides: only the king-move rule can apply.
+        let fen = "W:WK1,9,10,11:BK32,20,21,22";
+        let kings_only = |plies| DrawCounters {
+            king_only_plies: plies,
+            ..quiet_for(plies)
+        };
+        let (counters, draw) = play_russian(fen, "1-5", kings_only(28));
+        assert_eq!((counters.king_only_plies, draw), (29, None));
+        let (counters, draw) = play_russian(fen, "1-5", kings_only(29));
+        assert_eq!(
+            (counters.king_only_plies, draw),
+            (30, Some(DrawReason::KingMoves))
+        );
+        // A man's move starts the count again.
+        let (counters, draw) = play_russian(fen, "9-5", kings_only(29));
+        assert_eq!((counters.king_only_plies, draw), (0, None));
+    }
+
+    #[test]
+    fn russian_lone_king_endings_draw_after_their_counts() {
+        // Three kings against one: 15 moves.
+        let (_, draw) = play_russian("W:WK1,K2,K3:BK32", "1-5", quiet_for(28));
+        assert_eq!(draw, None);
+        let (_, draw) = play_russian("W:WK1,K2,K3:BK32", "1-5", quiet_for(29));
+        assert_eq!(draw, Some(DrawReason::ThreeKingsAgainstKing));
+        // Two kings against one: 5 moves.
+        let (_, draw) = play_russian("W:WK1,K2:BK32", "1-5", quiet_for(8));
+        assert_eq!(draw, None);
+        let (_, draw) = play_russian("W:WK1,K2:BK32", "1-5", quiet_for(9));
+        assert_eq!(draw, Some(DrawReason::SmallKingEndgame));
+    }
+
+    #[test]
+    fn russian_king_endings_without_progress_draw_after_30_and_60_moves() {
+        // Five pieces: 30 moves (60 plies).
+        let five = "W:WK1,9:BK32,20,21";
+        assert_eq!(play_russian(five, "1-5", quiet_for(58)).1, None);
+        assert_eq!(
+            play_russian(five, "1-5", quiet_for(59)).1,
+            Some(DrawReason::FewPieces)
+        );
+        // Seven pieces: 60 moves (120 plies).
+        let seven = "W:WK1,9,10:BK32,20,21,22";
+        assert_eq!(play_russian(seven, "1-5", quiet_for(118)).1, None);
+        assert_eq!(
+            play_russian(seven, "1-5", quiet_for(119)).1,
+            Some(DrawReason::FewPieces)
+        );
+    }
+
+    #[test]
+    fn a_russian_crowning_in_the_middle_of_a_capture_resets_the_counts() {
+        // 10x3 over 7 crowns the man, which goes on as a king over 8 to 12 (or 16).
+        let before = DrawCounters {
+            king_only_plies: 20,
+            plies_since_material_change: 50,
+            long_diagonal_plies: 0,
+        };
+        let (counters, draw) = play_russian("W:W10,K29:B7,8,K32", "10x12x7x8", before);
+        assert_eq!(counters, DrawCounters::default());
+        assert_eq!(draw, None);
     }
 
     #[test]

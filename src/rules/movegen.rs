@@ -1,16 +1,25 @@
-//! Legal move generation: every capture rule of RULES.md lives here.
+//! Legal move generation: every capture rule of RULES.md lives here, for each variant of
+//! [`crate::rules::variant`].
 //!
 //! * Men step one square diagonally forward; kings fly along empty diagonals.
-//! * Capturing is compulsory and only the sequences that capture the most pieces are legal (kings
-//!   and men count the same).
+//! * Capturing is compulsory. In Brazilian only the sequences that capture the most pieces are
+//!   legal (kings and men count the same); in Russian any complete sequence is.
+//! * A sequence must be completed: a piece that can go on capturing must. In Russian a king that
+//!   has several landing squares behind a captured piece must take one from which it can go on
+//!   capturing, if there is one (in Brazilian the majority rule already makes it so).
 //! * Men capture forwards and backwards and may turn at every jump; kings capture at a distance and
 //!   may land on any empty square behind the captured piece.
 //! * Captured pieces stay on the board until the move ends: they block, and none is jumped twice.
 //!   The moving piece's origin counts as empty, so a king may end where it started.
-//! * A man that crosses the far row in the middle of a capture stays a man (promotion happens in
-//!   [`Position::play`] only if the move ends there).
+//! * A man that crosses the far row in the middle of a capture stays a man in Brazilian (promotion
+//!   happens in [`Position::play`] only if the move ends there); in Russian it is crowned there
+//!   and goes on capturing as a king.
 //! * Routes that differ only in order are one move: the list is de-duplicated by
 //!   (from, to, captured set).
+//!
+//! Each entry point without a suffix ([`generate`], [`legal_moves`], [`count_legal`], ...) is the
+//! Brazilian instance of its generic `_for` form ([`generate_for`], ...), which takes the variant
+//! as a type parameter so that its rules are constants in the compiled code.
 //!
 //! The search uses [`generate`] into a fixed-size [`MoveList`] (no allocation), [`has_capture`] for
 //! quiescence, and perft uses [`count_legal`], which counts quiet moves by population count.
@@ -19,6 +28,8 @@ use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::rules::square::Square;
+use crate::rules::variant::{Brazilian, Rules};
+use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
 /// Room for every move of any position (quiet moves are bounded by four per empty square, and
@@ -152,40 +163,61 @@ fn for_men_of<R>(color: Color, mut steps: impl FnMut([Direction; 2]) -> R) -> R 
     }
 }
 
-/// Fills `list` with every legal move of the side to move. An empty list means the side to move
-/// has lost.
+/// Fills `list` with every legal Brazilian move of the side to move. An empty list means the
+/// side to move has lost.
 #[inline]
 pub fn generate(position: &Position, list: &mut MoveList) {
+    generate_for::<Brazilian>(position, list);
+}
+
+/// [`generate`] under the rules `R`.
+#[inline]
+pub fn generate_for<R: Rules>(position: &Position, list: &mut MoveList) {
     list.clear();
-    if !generate_captures(position, list) {
+    if !generate_captures_for::<R>(position, list) {
         generate_quiet(position, list);
     }
 }
 
-/// Convenience for callers outside the hot path: the legal moves as a vector.
+/// Convenience for callers outside the hot path: the legal Brazilian moves as a vector.
 pub fn legal_moves(position: &Position) -> Vec<Move> {
+    legal_moves_for::<Brazilian>(position)
+}
+
+/// [`legal_moves`] under the rules `R`.
+pub fn legal_moves_for<R: Rules>(position: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
-    generate(position, &mut list);
+    generate_for::<R>(position, &mut list);
     list.as_slice().to_vec()
 }
 
-/// Fills `list` with the legal captures (the maximal ones) and returns whether there are any.
-/// When it returns `false` the list is empty and the legal moves are quiet.
+/// Fills `list` with the legal Brazilian captures (the maximal ones) and returns whether there
+/// are any. When it returns `false` the list is empty and the legal moves are quiet.
 #[inline]
 pub fn generate_captures(position: &Position, list: &mut MoveList) -> bool {
-    generate_captures_of(position, position.side_to_move(), list)
+    generate_captures_for::<Brazilian>(position, list)
 }
 
-/// [`generate_captures`] with the side to move `us` passed in, for perft, where it is a constant
-/// (inlined there with it, perft runs 3% fewer instructions).
+/// [`generate_captures`] under the rules `R`.
+#[inline]
+pub fn generate_captures_for<R: Rules>(position: &Position, list: &mut MoveList) -> bool {
+    generate_captures_of::<R>(position, position.side_to_move(), list)
+}
+
+/// [`generate_captures_for`] with the side to move `us` passed in, for perft, where it is a
+/// constant (inlined there with it, perft runs 3% fewer instructions).
 #[inline(always)]
-pub(crate) fn generate_captures_of(position: &Position, us: Color, list: &mut MoveList) -> bool {
+pub(crate) fn generate_captures_of<R: Rules>(
+    position: &Position,
+    us: Color,
+    list: &mut MoveList,
+) -> bool {
     list.clear();
     let launches = Launches::of(position, us);
     if launches.pieces.is_empty() {
         return false;
     }
-    match launches.kind(position, us) {
+    match launches.kind::<R>(position, us) {
         Captures::SingleJumps(jumpers) => {
             for (direction, set) in Direction::ALL.into_iter().zip(jumpers) {
                 for from in set {
@@ -201,8 +233,12 @@ pub(crate) fn generate_captures_of(position: &Position, us: Color, list: &mut Mo
             }
         }
         Captures::Routed(pieces) => {
-            let mut sink = ListSink { list, best: 0 };
-            search_captures(position, pieces, &mut sink);
+            let mut sink = ListSink::<R> {
+                list,
+                best: 0,
+                rules: PhantomData,
+            };
+            search_captures::<R, _>(position, pieces, &mut sink);
         }
     }
     true
@@ -270,10 +306,10 @@ impl Launches {
         }
     }
 
-    /// Which captures the side to move has, told from the launch squares without a route search
-    /// where possible.
+    /// Which captures the side to move has under the rules `R`, told from the launch squares
+    /// without a route search where possible.
     #[inline(always)]
-    fn kind(&self, position: &Position, us: Color) -> Captures {
+    fn kind<R: Rules>(&self, position: &Position, us: Color) -> Captures {
         let men = position.men(us);
         if (self.pieces - men).is_not_empty() {
             return Captures::Routed(self.pieces);
@@ -283,6 +319,12 @@ impl Launches {
         for (index, direction) in Direction::ALL.into_iter().enumerate() {
             jumpers[index] = men & self.by_direction[index];
             let landings = jumpers[index].step(direction).step(direction);
+            if R::CROWNS_DURING_CAPTURE {
+                // A man landing on the far row is crowned and may go on as a king, which the
+                // launch squares (men's jumps) do not tell: its route needs the search.
+                let back = direction.opposite();
+                continuing |= (landings & us.promotion_row()).step(back).step(back);
+            }
             // From a landing square the only jump back would cross the piece just captured, and
             // the vacated origin is two squares back on that same line, so the board as it stands
             // tells whether any other jump continues the route.
@@ -295,9 +337,14 @@ impl Launches {
             continuing |= (landings & onward).step(back).step(back);
         }
         if continuing.is_not_empty() {
-            // A continuing man takes at least two pieces and every other man at most one, so by
-            // the majority rule only the continuing men need the route search.
-            Captures::Routed(continuing)
+            if R::MAJORITY_CAPTURE {
+                // A continuing man takes at least two pieces and every other man at most one, so
+                // by the majority rule only the continuing men need the route search.
+                Captures::Routed(continuing)
+            } else {
+                // With a free choice the other men's single jumps are legal too: search them all.
+                Captures::Routed(self.pieces)
+            }
         } else {
             Captures::SingleJumps(jumpers)
         }
@@ -377,23 +424,30 @@ fn back_step(square: Square, direction: Direction) -> Square {
     Square::from_board_bit((square.bit() as i32 - direction.offset()) as u32)
 }
 
-/// The number of legal moves, counting quiet moves without listing them (perft's last ply).
+/// The number of legal Brazilian moves, counting quiet moves without listing them (perft's last
+/// ply).
 #[inline]
 pub fn count_legal(position: &Position) -> u64 {
-    count_legal_of(position, position.side_to_move())
+    count_legal_for::<Brazilian>(position)
 }
 
-/// [`count_legal`] with the side to move `us` passed in, so that where the caller knows it as a
-/// constant the count is built for that colour alone: that saved perft 7% of its instructions.
+/// [`count_legal`] under the rules `R`.
+#[inline]
+pub fn count_legal_for<R: Rules>(position: &Position) -> u64 {
+    count_legal_of::<R>(position, position.side_to_move())
+}
+
+/// [`count_legal_for`] with the side to move `us` passed in, so that where the caller knows it as
+/// a constant the count is built for that colour alone: that saved perft 7% of its instructions.
 #[inline(always)]
-pub(crate) fn count_legal_of(position: &Position, us: Color) -> u64 {
+pub(crate) fn count_legal_of<R: Rules>(position: &Position, us: Color) -> u64 {
     let launches = Launches::of(position, us);
     if launches.pieces.is_not_empty() {
-        return match launches.kind(position, us) {
+        return match launches.kind::<R>(position, us) {
             Captures::SingleJumps(jumpers) => {
                 jumpers.iter().map(|set| u64::from(set.count())).sum()
             }
-            Captures::Routed(pieces) => count_routed_captures(position, pieces),
+            Captures::Routed(pieces) => count_routed_captures::<R>(position, pieces),
         };
     }
     let empty = position.empty_squares();
@@ -414,13 +468,14 @@ pub(crate) fn count_legal_of(position: &Position, us: Color) -> u64 {
 /// The number of legal captures when they need the route search (a king captures or a jump
 /// continues). Kept out of line so that the common cases of [`count_legal`] stay small.
 #[inline(never)]
-fn count_routed_captures(position: &Position, able: Bitboard) -> u64 {
+fn count_routed_captures<R: Rules>(position: &Position, able: Bitboard) -> u64 {
     let mut list = MoveList::new();
-    let mut sink = ListSink {
+    let mut sink = ListSink::<R> {
         list: &mut list,
         best: 0,
+        rules: PhantomData,
     };
-    search_captures(position, able, &mut sink);
+    search_captures::<R, _>(position, able, &mut sink);
     list.len() as u64
 }
 
@@ -437,7 +492,8 @@ trait CaptureSink {
     fn leave(&mut self) {}
 }
 
-/// How a finished route compares with the longest captures kept so far (the majority rule).
+/// How a finished route compares with the longest captures kept so far (the majority rule;
+/// without it every route counts as taking as many as the others).
 enum Majority {
     Fewer,
     AsMany,
@@ -448,7 +504,10 @@ enum Majority {
 /// Compares a route capturing `captured` with `best` (the most pieces any kept route takes) and
 /// raises `best` when the route takes more.
 #[inline(always)]
-fn majority(best: &mut u32, captured: Bitboard) -> Majority {
+fn majority<R: Rules>(best: &mut u32, captured: Bitboard) -> Majority {
+    if !R::MAJORITY_CAPTURE {
+        return Majority::AsMany;
+    }
     let count = captured.count();
     if count < *best {
         Majority::Fewer
@@ -460,15 +519,16 @@ fn majority(best: &mut u32, captured: Bitboard) -> Majority {
     }
 }
 
-struct ListSink<'a> {
+struct ListSink<'a, R> {
     list: &'a mut MoveList,
     best: u32,
+    rules: PhantomData<R>,
 }
 
-impl CaptureSink for ListSink<'_> {
+impl<R: Rules> CaptureSink for ListSink<'_, R> {
     #[inline(always)]
     fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
-        match majority(&mut self.best, captured) {
+        match majority::<R>(&mut self.best, captured) {
             Majority::Fewer => return,
             Majority::More => self.list.clear(),
             Majority::AsMany => {
@@ -494,32 +554,43 @@ struct CaptureBoard {
     empty: Bitboard,
     /// Enemy pieces (captured ones stay here: they block until the move ends).
     enemies: Bitboard,
+    /// Where a man of the capturing side is crowned (read only under rules that crown during a
+    /// capture).
+    promotion: Bitboard,
 }
 
-/// Runs the route search from every piece in `able` (those that can capture at all).
-fn search_captures<S: CaptureSink>(position: &Position, able: Bitboard, sink: &mut S) {
+/// Runs the route search under the rules `R` from every piece in `able` (those that can capture
+/// at all).
+fn search_captures<R: Rules, S: CaptureSink>(position: &Position, able: Bitboard, sink: &mut S) {
     let us = position.side_to_move();
     let enemies = position.pieces(us.opponent());
     let board_empty = position.empty_squares();
+    let promotion = if R::CROWNS_DURING_CAPTURE {
+        us.promotion_row()
+    } else {
+        Bitboard::EMPTY
+    };
     for from in position.men(us) & able {
         let board = CaptureBoard {
             from,
             empty: board_empty | Bitboard::from_square(from),
             enemies,
+            promotion,
         };
-        man_captures(&board, from, Bitboard::EMPTY, sink);
+        man_captures::<R, S>(&board, from, Bitboard::EMPTY, sink);
     }
     for from in position.kings(us) & able {
         let board = CaptureBoard {
             from,
             empty: board_empty | Bitboard::from_square(from),
             enemies,
+            promotion,
         };
-        king_captures(&board, from, Bitboard::EMPTY, sink);
+        king_captures::<R, S>(&board, from, Bitboard::EMPTY, sink);
     }
 }
 
-fn man_captures<S: CaptureSink>(
+fn man_captures<R: Rules, S: CaptureSink>(
     board: &CaptureBoard,
     at: Square,
     captured: Bitboard,
@@ -528,10 +599,10 @@ fn man_captures<S: CaptureSink>(
     let here = Bitboard::from_square(at);
     let victims = board.enemies - captured;
     // Unrolled by hand: the recursion otherwise keeps the compiler from unrolling the loop.
-    let continued = man_jump(board, here, victims, captured, Direction::UpLeft, sink)
-        | man_jump(board, here, victims, captured, Direction::UpRight, sink)
-        | man_jump(board, here, victims, captured, Direction::DownLeft, sink)
-        | man_jump(board, here, victims, captured, Direction::DownRight, sink);
+    let continued = man_jump::<R, S>(board, here, victims, captured, Direction::UpLeft, sink)
+        | man_jump::<R, S>(board, here, victims, captured, Direction::UpRight, sink)
+        | man_jump::<R, S>(board, here, victims, captured, Direction::DownLeft, sink)
+        | man_jump::<R, S>(board, here, victims, captured, Direction::DownRight, sink);
     if !continued && captured.is_not_empty() {
         sink.finish(board.from, at, captured);
     }
@@ -539,7 +610,7 @@ fn man_captures<S: CaptureSink>(
 
 /// Jumps from `here` in `direction` if possible, continuing the route; returns whether it jumped.
 #[inline(always)]
-fn man_jump<S: CaptureSink>(
+fn man_jump<R: Rules, S: CaptureSink>(
     board: &CaptureBoard,
     here: Bitboard,
     victims: Bitboard,
@@ -552,7 +623,12 @@ fn man_jump<S: CaptureSink>(
     match landing.first() {
         Some(land) => {
             sink.enter(land);
-            man_captures(board, land, captured | victim, sink);
+            if R::CROWNS_DURING_CAPTURE && board.promotion.contains(land) {
+                // Crowned on landing: the rest of the capture is a king's.
+                king_captures::<R, S>(board, land, captured | victim, sink);
+            } else {
+                man_captures::<R, S>(board, land, captured | victim, sink);
+            }
             sink.leave();
             true
         }
@@ -560,7 +636,7 @@ fn man_jump<S: CaptureSink>(
     }
 }
 
-fn king_captures<S: CaptureSink>(
+fn king_captures<R: Rules, S: CaptureSink>(
     board: &CaptureBoard,
     at: Square,
     captured: Bitboard,
@@ -575,17 +651,55 @@ fn king_captures<S: CaptureSink>(
             continue;
         }
         let mut landing = victim.step_into(direction, board.empty);
+        // Under the majority rule every landing is explored (shorter routes lose on count).
+        let allowed = if R::MAJORITY_CAPTURE {
+            Bitboard::EMPTY
+        } else {
+            onward_landings(board, landing, direction, victims - victim)
+        };
         while let Some(land) = landing.first() {
             continued = true;
-            sink.enter(land);
-            king_captures(board, land, captured | victim, sink);
-            sink.leave();
+            if R::MAJORITY_CAPTURE || allowed.contains(land) {
+                sink.enter(land);
+                king_captures::<R, S>(board, land, captured | victim, sink);
+                sink.leave();
+            }
             landing = landing.step_into(direction, board.empty);
         }
     }
     if !continued && captured.is_not_empty() {
         sink.finish(board.from, at, captured);
     }
+}
+
+/// The landing squares a king may choose behind a captured piece when there is no majority rule:
+/// those from which it can go on capturing, or all of them if it can go on from none (the
+/// sequence must be completed, so stopping is legal only where nothing more can be taken).
+/// `first` is the nearest landing square in `direction`; `victims` the enemies left to take.
+fn onward_landings(
+    board: &CaptureBoard,
+    first: Bitboard,
+    direction: Direction,
+    victims: Bitboard,
+) -> Bitboard {
+    let landings = first | first.ray(direction, board.empty) & board.empty;
+    let onward: Bitboard = landings
+        .squares()
+        .filter(|&land| king_can_capture(board, land, victims))
+        .collect();
+    if onward.is_empty() {
+        landings
+    } else {
+        onward
+    }
+}
+
+/// Whether a king standing on `at` could capture one of `victims` (the enemies not yet taken).
+fn king_can_capture(board: &CaptureBoard, at: Square, victims: Bitboard) -> bool {
+    Direction::ALL.into_iter().any(|direction| {
+        let victim = Bitboard::ray_from(at, direction, board.empty) & victims;
+        victim.step_into(direction, board.empty).is_not_empty()
+    })
 }
 
 /// One legal capture with the landing squares of one route that plays it (the last landing square
@@ -599,15 +713,16 @@ pub struct CaptureRoute {
     pub landings: Vec<Square>,
 }
 
-struct RouteSink {
+struct RouteSink<R> {
     path: Vec<Square>,
     routes: Vec<CaptureRoute>,
     best: u32,
+    rules: PhantomData<R>,
 }
 
-impl CaptureSink for RouteSink {
+impl<R: Rules> CaptureSink for RouteSink<R> {
     fn finish(&mut self, from: Square, to: Square, captured: Bitboard) {
-        match majority(&mut self.best, captured) {
+        match majority::<R>(&mut self.best, captured) {
             Majority::Fewer => return,
             Majority::More => self.routes.clear(),
             Majority::AsMany => {}
@@ -626,15 +741,21 @@ impl CaptureSink for RouteSink {
     }
 }
 
-/// Every route of every legal capture (several routes may play the same move). Empty when the
-/// side to move has no capture. Slow; meant for notation, not for search.
+/// Every route of every legal Brazilian capture (several routes may play the same move). Empty
+/// when the side to move has no capture. Slow; meant for notation, not for search.
 pub fn capture_routes(position: &Position) -> Vec<CaptureRoute> {
-    let mut sink = RouteSink {
+    capture_routes_for::<Brazilian>(position)
+}
+
+/// [`capture_routes`] under the rules `R`.
+pub fn capture_routes_for<R: Rules>(position: &Position) -> Vec<CaptureRoute> {
+    let mut sink = RouteSink::<R> {
         path: Vec::new(),
         routes: Vec::new(),
         best: 0,
+        rules: PhantomData,
     };
-    search_captures(
+    search_captures::<R, _>(
         position,
         Launches::of(position, position.side_to_move()).pieces,
         &mut sink,

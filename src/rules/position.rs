@@ -8,6 +8,7 @@
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
 use crate::rules::square::Square;
+use crate::rules::variant::{Brazilian, Rules};
 use crate::rules::zobrist;
 
 /// A player.
@@ -34,6 +35,16 @@ impl Color {
         match self {
             Color::White => Bitboard::BLACK_BACK_ROW,
             Color::Black => Bitboard::WHITE_BACK_ROW,
+        }
+    }
+
+    /// The row just before [`Color::promotion_row`]: a man of this colour captures a piece
+    /// standing there only by jumping onto the promotion row or from it, so a capture by a man
+    /// takes a piece from this row exactly when the man reached the far row during the move.
+    pub const fn row_before_promotion(self) -> Bitboard {
+        match self {
+            Color::White => Bitboard::from_numbers(&[5, 6, 7, 8]),
+            Color::Black => Bitboard::from_numbers(&[25, 26, 27, 28]),
         }
     }
 }
@@ -173,22 +184,28 @@ impl Position {
         key
     }
 
-    /// The position after a legal move of the side to move.
+    /// The position after a legal Brazilian move of the side to move.
     #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
-        let mut next = self.play_unkeyed(mv);
-        next.key = self.key ^ self.key_change(mv);
+        self.play_for::<Brazilian>(mv)
+    }
+
+    /// The position after a legal move of the side to move under the rules `R`.
+    #[inline(always)]
+    pub fn play_for<R: Rules>(&self, mv: &Move) -> Position {
+        let mut next = self.play_unkeyed::<R>(mv);
+        next.key = self.key ^ self.key_change::<R>(mv);
         next
     }
 
-    /// [`Position::play`] without the Zobrist key, which keeps the parent's value: for perft,
+    /// [`Position::play_for`] without the Zobrist key, which keeps the parent's value: for perft,
     /// which never reads keys.
     #[inline(always)]
-    pub(crate) fn play_unkeyed(&self, mv: &Move) -> Position {
+    pub(crate) fn play_unkeyed<R: Rules>(&self, mv: &Move) -> Position {
         let us = self.side;
         let from = Bitboard::from_square(mv.from);
         let to = Bitboard::from_square(mv.to);
-        let (_, becomes_king) = self.kingship(mv);
+        let (_, becomes_king) = self.kingship::<R>(mv);
 
         let mut next = *self;
         if mv.captured.is_not_empty() {
@@ -243,19 +260,24 @@ impl Position {
     }
 
     /// Whether the piece a legal move of the side to move plays is a king before the move, and
-    /// after it (promotion happens only where the move ends).
+    /// after it. A man is crowned where the move ends on the far row; under rules that crown
+    /// during a capture also when it passed the far row on the way, which the move tells by the
+    /// pieces it took (see [`Color::row_before_promotion`]).
     #[inline(always)]
-    fn kingship(&self, mv: &Move) -> (bool, bool) {
+    pub(crate) fn kingship<R: Rules>(&self, mv: &Move) -> (bool, bool) {
         let was_king = self.kings.contains(mv.from);
-        let becomes_king = was_king || self.side.promotion_row().contains(mv.to);
+        let crowned_on_the_way = R::CROWNS_DURING_CAPTURE
+            && (mv.captured & self.side.row_before_promotion()).is_not_empty();
+        let becomes_king =
+            was_king || self.side.promotion_row().contains(mv.to) || crowned_on_the_way;
         (was_king, becomes_king)
     }
 
     /// What a legal move of the side to move changes in the Zobrist key.
     #[inline(always)]
-    fn key_change(&self, mv: &Move) -> u64 {
+    fn key_change<R: Rules>(&self, mv: &Move) -> u64 {
         let us = self.side;
-        let (was_king, becomes_king) = self.kingship(mv);
+        let (was_king, becomes_king) = self.kingship::<R>(mv);
         let mover = Piece {
             color: us,
             king: was_king,

@@ -7,6 +7,7 @@ use onca::rules::bitboard::Bitboard;
 use onca::rules::movegen;
 use onca::rules::position::{Color, Position};
 use onca::rules::square::Square;
+use onca::rules::variant::{Brazilian, Rules};
 
 /// xorshift64*: small, fast and fully determined by its seed.
 pub struct Rng(u64);
@@ -29,19 +30,29 @@ impl Rng {
     }
 }
 
-/// Every position of `games` random games from the start (each at most `max_plies` long).
+/// Every position of `games` random Brazilian games from the start (each at most `max_plies`
+/// long).
 pub fn random_game_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
+    random_game_positions_for::<Brazilian>(seed, games, max_plies)
+}
+
+/// [`random_game_positions`] with the games played under the rules `R`.
+pub fn random_game_positions_for<R: Rules>(
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+) -> Vec<Position> {
     let mut rng = Rng::new(seed);
     let mut positions = Vec::new();
     for _ in 0..games {
         let mut position = Position::start();
         for _ in 0..max_plies {
             positions.push(position);
-            let moves = movegen::legal_moves(&position);
+            let moves = movegen::legal_moves_for::<R>(&position);
             if moves.is_empty() {
                 break;
             }
-            position = position.play(&moves[rng.below(moves.len())]);
+            position = position.play_for::<R>(&moves[rng.below(moves.len())]);
         }
     }
     positions

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference move lists for Brazilian draughts, computed by pydraughts 0.6.7.
+"""Reference move lists for Brazilian (or Russian) draughts, computed by pydraughts 0.6.7.
 
 This is the Python half of a differential test of the Rust move generator.
 Run it with the Python of a virtualenv that has pydraughts==0.6.7
@@ -8,6 +8,10 @@ Run it with the Python of a virtualenv that has pydraughts==0.6.7
     .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py < positions.txt
     .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py --selftest
     .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py --plain < positions.txt
+    .venv/pydraughts-0.6.7/bin/python tests/oracle/pydraughts_oracle.py --plain --variant russian
+
+`--variant russian` answers under Russian rules (free choice of capture, a man crowned in the
+middle of a capture goes on as a king); the default is `--variant brazilian`.
 
 Input: one position per line, in FEN form `W:W21,22,K5:B1-12` (side to move,
 white list, black list; `K` marks a king, ranges `a-b` are allowed, either list
@@ -33,6 +37,9 @@ Facts about pydraughts 0.6.7 this relies on (read from its source):
 
 * `draughts.core.game.Game(variant='brazilian', fen=...)` numbers squares as we
   do (row 0 = squares 1-4 at the top, Black's side; White promotes on row 0).
+  `Game(variant='russian', ...)` uses the same internal numbering (only the
+  public `Board` and the notation of Russian books count from a1), so the same
+  numeric FEN serves both.
   The public `draughts.Board` rotates numeric FENs, and pydraughts' own
   algebraic-square conversion is also rotated (it reads `a1` as square 1), so
   this script converts algebraic squares to numbers itself and hands pydraughts
@@ -40,7 +47,9 @@ Facts about pydraughts 0.6.7 this relies on (read from its source):
 * `Game.legal_moves()` returns `(routes, captures)`: a route is a list of
   `[from, to]` steps (one step for a quiet move or per jump); captures is the
   list of captured squares per step (`[None]` for a quiet move). The majority
-  rule is applied by keeping the routes with the most steps.
+  rule is applied by keeping the routes with the most steps. In Russian every
+  route is kept except one whose captures are the start of a longer route of
+  the same piece (an unfinished sequence).
 * `Game.push(route)` plays a whole route; the side to move changes only after
   the last jump. `Game.get_fen()` returns the Hub string described above.
 """
@@ -188,15 +197,19 @@ _ORIGINAL = {}
 Game = None  # draughts.core.game.Game, set by set_speedup()
 
 
-def _expected_after(side, board, frm, to, captured):
-    """Our own idea of the position after a move (cross-check only)."""
+def _expected_after(side, board, route, captured):
+    """Our own idea of the position after a move (cross-check only). A man is
+    crowned where the route ends on its far row; in Russian also where any
+    jump of the route lands there."""
+    frm, to = route[0][0], route[-1][1]
+    stops = [step[1] for step in route] if VARIANT == "russian" else [to]
     new = dict(board)
     piece = new.pop(frm)
     for sq in captured:
         new.pop(sq, None)
-    if piece == "w" and to <= 4:
+    if piece == "w" and any(sq <= 4 for sq in stops):
         piece = "W"
-    elif piece == "b" and to >= 29:
+    elif piece == "b" and any(sq >= 29 for sq in stops):
         piece = "B"
     new[to] = piece
     return hub_string("B" if side == "W" else "W", new)
@@ -251,7 +264,7 @@ def moves_for(line):
                 f"pydraughts inconsistency: side to move did not change "
                 f"after route {route}")
         after = g.get_fen()
-        expected = _expected_after(side, board, frm, to, captured)
+        expected = _expected_after(side, board, route, captured)
         if after != expected:
             raise RuntimeError(
                 f"pydraughts inconsistency: route {route} gives {after}, "
@@ -377,6 +390,8 @@ def selftest():
     if "error" not in process_line("nonsense"):
         failures.append("nonsense was accepted")
 
+    _russian_selftest(check)
+
     # The speed-up (see set_speedup) must not change any answer.
     sample = [start, "B:W21-32:B1-12", "W:WK29:B22,11", "W:W10:B7,8",
               "W:W18,K31:B14,7,K6,23,27", "B:W6,15,K19,22,30:B2,K4,10,11,25",
@@ -397,6 +412,34 @@ def selftest():
     return 0
 
 
+def _russian_selftest(check):
+    """The Russian rules, checked with the Brazilian checker (`check`) while
+    VARIANT is switched to Russian."""
+    global VARIANT
+    VARIANT = "russian"
+    try:
+        # Free choice: the one-piece capture stands beside the two-piece one.
+        check("russian free choice", "W:W21,28:B17,24,15",
+              [(21, 14, (17,)), (28, 10, (15, 24))])
+        # Crowned on 2 over 7, the king flies over 6 to take 9.
+        check("russian crowned man goes on as a king", "W:W11:B7,9",
+              [(11, 13, (7, 9))],
+              {(11, 13, (7, 9)): "B" + "e" * 12 + "W" + "e" * 19})
+        # Crossing the far row: the same move as in Brazilian, but a king.
+        check("russian crowning on the way", "W:W10:B7,8",
+              [(10, 12, (7, 8))],
+              {(10, 12, (7, 8)): "B" + "e" * 11 + "W" + "e" * 20})
+        # A king must land where it can go on capturing (15, then over 10).
+        check("russian king completes the sequence", "W:WK29:B22,10",
+              [(29, 1, (10, 22)), (29, 6, (10, 22))])
+    finally:
+        VARIANT = "brazilian"
+
+
+USAGE = ("usage: pydraughts_oracle.py [--selftest | --plain] "
+         "[--variant brazilian|russian] < fens\n")
+
+
 def main(argv):
     _ORIGINAL["fen_to_variant"] = _import_game().fen_to_variant
     try:
@@ -408,13 +451,26 @@ def main(argv):
         sys.stderr.write(f"pydraughts_oracle: warning: pydraughts {version} "
                          f"installed, written for {EXPECTED_VERSION}\n")
     set_speedup(True)
-    if len(argv) > 1 and argv[1] == "--selftest":
-        return selftest()
-    as_plain = len(argv) > 1 and argv[1] == "--plain"
-    if len(argv) > 1 and not as_plain:
-        sys.stderr.write("usage: pydraughts_oracle.py [--selftest | --plain] < fens\n")
+    args = argv[1:]
+    variant = "brazilian"
+    if "--variant" in args:
+        at = args.index("--variant")
+        if at + 1 >= len(args):
+            sys.stderr.write(USAGE)
+            return 2
+        variant = args[at + 1]
+        del args[at:at + 2]
+    if variant not in ("brazilian", "russian"):
+        sys.stderr.write(USAGE)
         return 2
-    run_filter(sys.stdin, sys.stdout, as_plain)
+    if args == ["--selftest"]:
+        return selftest()
+    if args not in ([], ["--plain"]):
+        sys.stderr.write(USAGE)
+        return 2
+    global VARIANT
+    VARIANT = variant
+    run_filter(sys.stdin, sys.stdout, as_plain=bool(args))
     return 0
 
 
