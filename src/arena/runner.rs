@@ -15,6 +15,9 @@
 //! after it with `go ponder` while its opponent thinks; the expected reply gets `ponder-hit` (the
 //! engine's clock runs from then), any other reply `stop` (its `done` is discarded) and then a
 //! normal search.
+//!
+//! A stop flag ends the run early (a signal, or the caller failing to keep a result): the games in
+//! progress are abandoned mid-move and their engines stopped (see [`run_match`]).
 
 use crate::arena::adjudication::{parse_score, Adjudication, Ruling, ScoredMove};
 use crate::arena::elo::{Sprt, SprtVerdict, Tally};

@@ -8,6 +8,10 @@
 //!
 //! Every game in the PDN file carries the settings it was played with (`Match...` tags), so that
 //! `--resume` can refuse to continue a file with other settings and skip the games it holds.
+//!
+//! The file only ever holds whole games: a write that fails (a full disk) is cut back off, and
+//! then, like SIGTERM or Ctrl-C ([`crate::cli::interrupt`]), stops the run with a message that
+//! says how many games the file holds and to run again with `--resume`.
 
 use crate::arena::adjudication::{Adjudication, DrawByScores, WinByScores};
 use crate::arena::elo::Sprt;
