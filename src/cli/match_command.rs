@@ -338,7 +338,9 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         bail!("writing the PDN file failed ({error}); stopped, {resume_hint}");
     }
     if let Some(signal) = interrupt.received() {
-        bail!("stopped by {signal} after {kept} of {total} games; {resume_hint}");
+        // Without a PDN file the finished games are only counted, not kept.
+        let finished = state.finished;
+        bail!("stopped by {signal} after {finished} of {total} games; {resume_hint}");
     }
     write_summary(out, &config, &names, &state, &terminations)?;
     Ok(())
