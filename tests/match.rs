@@ -342,11 +342,23 @@ fn an_engine_that_never_answers_the_handshake_stops_the_match_with_a_message() {
 #[test]
 fn onca_plays_itself() {
     let engine = format!("'{ONCA}' hub");
+    // A second of margin: the tests of this file run side by side on what may be two shared
+    // cores, and with the default 0.1 s a starved search thread was taken for a hang. A real hang
+    // or an engine that ignores its move time is still caught.
     let run = run_match(
         "self",
         &engine,
         &engine,
-        &["--games", "2", "--movetime", "0.05", "--max-plies", "200"],
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "0.05",
+            "--max-plies",
+            "200",
+            "--time-margin",
+            "1",
+        ],
     );
     assert!(run.success, "{}", run.stderr);
     assert_eq!(run.games.len(), 2);
