@@ -13,6 +13,7 @@ use crossbeam::channel::{self, Receiver, RecvTimeoutError};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -31,6 +32,8 @@ pub enum HubError {
     Timeout,
     /// Writing to the engine failed (it has most likely exited).
     Write(String),
+    /// The host gave up waiting because the run is being stopped (see [`HubEngine::abandon_when`]).
+    Interrupted,
 }
 
 impl fmt::Display for HubError {
@@ -40,6 +43,7 @@ impl fmt::Display for HubError {
             HubError::Exited => f.write_str("engine exited"),
             HubError::Timeout => f.write_str("engine did not answer in time"),
             HubError::Write(why) => write!(f, "cannot write to engine: {why}"),
+            HubError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -346,7 +350,12 @@ pub struct HubEngine {
     lines: Receiver<String>,
     label: String,
     log: EngineLog,
+    /// When set, every wait ends at once with [`HubError::Interrupted`].
+    abandon: Option<Arc<AtomicBool>>,
 }
+
+/// How often a wait looks at the abandon flag: the longest a stopped run waits for an engine.
+const ABANDON_POLL: Duration = Duration::from_millis(50);
 
 impl HubEngine {
     /// Starts `argv[0]` with the other words as arguments, standard error discarded.
@@ -412,7 +421,21 @@ impl HubEngine {
             lines,
             label: label.to_string(),
             log,
+            abandon: None,
         })
+    }
+
+    /// Makes every later wait end with [`HubError::Interrupted`] as soon as `flag` is set, so
+    /// that a run being stopped (a signal, a failed write of its results) need not wait for the
+    /// engine's move.
+    pub fn abandon_when(&mut self, flag: Arc<AtomicBool>) {
+        self.abandon = Some(flag);
+    }
+
+    fn abandoned(&self) -> bool {
+        self.abandon
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::SeqCst))
     }
 
     /// The label used in logs.
@@ -434,11 +457,22 @@ impl HubEngine {
 
     /// The next line, waiting until `deadline` at most.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, HubError> {
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(HubError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(HubError::Exited),
+        loop {
+            if self.abandoned() {
+                return Err(HubError::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let slice = if self.abandon.is_some() {
+                left.min(ABANDON_POLL)
+            } else {
+                left
+            };
+            match self.lines.recv_timeout(slice) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) if slice < left => continue,
+                Err(RecvTimeoutError::Timeout) => return Err(HubError::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(HubError::Exited),
+            }
         }
     }
 

@@ -15,6 +15,9 @@
 //! after it with `go ponder` while its opponent thinks; the expected reply gets `ponder-hit` (the
 //! engine's clock runs from then), any other reply `stop` (its `done` is discarded) and then a
 //! normal search.
+//!
+//! A stop flag ends the run early (a signal, or the caller failing to keep a result): the games in
+//! progress are abandoned mid-move and their engines stopped (see [`run_match`]).
 
 use crate::arena::adjudication::{parse_score, Adjudication, Ruling, ScoredMove};
 use crate::arena::elo::{Sprt, SprtVerdict, Tally};
@@ -33,6 +36,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -377,9 +381,15 @@ impl MatchState {
 /// Plays every scheduled game not already in `state` (a resumed tournament's), calling
 /// `on_game` with each as it finishes (in finishing order) and the totals after it. Stops early
 /// when the SPRT decides. Returns the final totals.
+///
+/// Setting `interrupt` (from a signal handler, or from `on_game` when its result cannot be kept)
+/// stops the run: no game starts, the games in progress are abandoned at once (their engines
+/// stopped, their reports dropped) and `on_game` is not called again, so the games it has seen
+/// are exactly the ones a resumed run must not play again.
 pub fn run_match(
     config: &MatchConfig,
     mut state: MatchState,
+    interrupt: &Arc<AtomicBool>,
     mut on_game: impl FnMut(&GameReport, &MatchState),
 ) -> MatchState {
     let schedule = config.schedule();
@@ -393,8 +403,8 @@ pub fn run_match(
             let (next_game, stop, schedule, already_played) =
                 (&next_game, &stop, &schedule, &already_played);
             scope.spawn(move || {
-                let mut seat = Seat::new(config.engines.len());
-                while !stop.load(Ordering::SeqCst) {
+                let mut seat = Seat::new(config.engines.len(), Arc::clone(interrupt));
+                while !stop.load(Ordering::SeqCst) && !interrupt.load(Ordering::SeqCst) {
                     let index = next_game.fetch_add(1, Ordering::SeqCst);
                     let Some(slot) = schedule.slot(index) else {
                         break;
@@ -402,15 +412,21 @@ pub fn run_match(
                     if already_played.contains(&slot.number) {
                         continue;
                     }
-                    let report = seat.play(config, worker, slot);
+                    let Some(report) = seat.play(config, worker, slot) else {
+                        break;
+                    };
                     if sender.send(report).is_err() {
                         break;
                     }
                 }
+                // Dropping the seat stops its engines (`quit`, then a kill).
             });
         }
         drop(sender);
         for report in receiver {
+            if interrupt.load(Ordering::SeqCst) {
+                continue;
+            }
             state.record(&report.slot, report.result, config.sprt.as_ref());
             if state.decided() {
                 stop.store(true, Ordering::SeqCst);
@@ -440,8 +456,10 @@ fn start_engine(
     label: &str,
     timeout: Duration,
     log: Option<EngineLog>,
+    interrupt: &Arc<AtomicBool>,
 ) -> Result<HubEngine, HubError> {
     let mut engine = HubEngine::start_logged(&spec.argv, label, log)?;
+    engine.abandon_when(Arc::clone(interrupt));
     engine.handshake(timeout)?;
     for (name, value) in &spec.options {
         engine.set_param(name, value)?;
@@ -456,6 +474,8 @@ struct Seat {
     engines: Vec<Option<HubEngine>>,
     logs: Vec<EngineLog>,
     pondering: Vec<Option<Move>>,
+    /// Set when the run stops: the game in progress is abandoned.
+    interrupt: Arc<AtomicBool>,
 }
 
 /// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
@@ -477,8 +497,9 @@ pub fn log_path(dir: &std::path::Path, number: usize, name: &str) -> PathBuf {
 }
 
 impl Seat {
-    fn new(engines: usize) -> Seat {
+    fn new(engines: usize, interrupt: Arc<AtomicBool>) -> Seat {
         Seat {
+            interrupt,
             engines: (0..engines).map(|_| None).collect(),
             // One log per engine: `vec![log; n]` would clone one shared destination.
             logs: (0..engines).map(|_| EngineLog::default()).collect(),
@@ -486,8 +507,15 @@ impl Seat {
         }
     }
 
-    /// Plays the game of `slot`; afterwards no engine of the seat is searching.
-    fn play(&mut self, config: &MatchConfig, worker: usize, slot: Slot) -> GameReport {
+    /// Whether the run is being stopped.
+    fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::SeqCst)
+    }
+
+    /// Plays the game of `slot`; afterwards no engine of the seat is searching. `None`: the run
+    /// was stopped before the game ended (whatever the referee made of it then, e.g. engines
+    /// killed by the same Ctrl-C, does not count).
+    fn play(&mut self, config: &MatchConfig, worker: usize, slot: Slot) -> Option<GameReport> {
         if let Some(dir) = &config.log_dir {
             for &engine in &slot.players {
                 let path = log_path(dir, slot.number, &config.engines[engine].name);
@@ -506,7 +534,7 @@ impl Seat {
             }
             self.logs[engine].switch_to(None);
         }
-        report
+        (!self.interrupted()).then_some(report)
     }
 
     /// Sends `stop` to a pondering engine and discards its `done`; an engine that does not
@@ -535,7 +563,7 @@ impl Seat {
             let label = format!("{}#{worker}", spec.name);
             let log = config.log_dir.is_some().then(|| self.logs[engine].clone());
             *slot = Some(
-                start_engine(spec, &label, config.startup_timeout, log)
+                start_engine(spec, &label, config.startup_timeout, log, &self.interrupt)
                     .map_err(|error| error.to_string())?,
             );
         }
@@ -593,6 +621,11 @@ impl Seat {
         let margin = config.time_margin.as_secs_f64();
         let mut history: Vec<ScoredMove> = Vec::new();
         loop {
+            if self.interrupted() {
+                // Abandoned: `play` drops this report.
+                let why = HubError::Interrupted.to_string();
+                return report(&game, GameResult::Unknown, Termination::Crash(why));
+            }
             if let Some(outcome) = game.outcome(&config.draw_rules) {
                 return match outcome {
                     Outcome::Win(color) => {

@@ -8,12 +8,17 @@
 //!
 //! Every game in the PDN file carries the settings it was played with (`Match...` tags), so that
 //! `--resume` can refuse to continue a file with other settings and skip the games it holds.
+//!
+//! The file only ever holds whole games: a write that fails (a full disk) is cut back off, and
+//! then, like SIGTERM or Ctrl-C ([`crate::cli::interrupt`]), stops the run with a message that
+//! says how many games the file holds and to run again with `--resume`.
 
 use crate::arena::adjudication::{Adjudication, DrawByScores, WinByScores};
 use crate::arena::elo::Sprt;
 use crate::arena::engine::{split_command, EngineInfo, HubEngine};
 use crate::arena::runner::{self, EngineSpec, GameReport, Limit, MatchConfig, MatchState};
 use crate::arena::schedule::Format;
+use crate::cli::interrupt::Interrupt;
 use crate::cli::match_report::{
     how_it_ended, progress_line, termination_key, write_standings, write_summary,
 };
@@ -27,6 +32,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -128,6 +134,7 @@ pub struct MatchArgs {
 
 /// Runs the match or tournament: progress on stderr, summary on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
+    let interrupt = Interrupt::install();
     let format = match args.format.as_deref() {
         Some(text) => Format::parse(text).map_err(|e| anyhow!("--format: {e}"))?,
         None if args.engines.len() == 2 => Format::Match,
@@ -293,17 +300,24 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         }
     );
     let date = today();
+    let resumed_games = state.finished;
+    let mut saved = 0;
     let mut pdn_error = None;
     let block = 2 * config.pairings.len();
-    let state = runner::run_match(&config, state, |report, state| {
+    let state = runner::run_match(&config, state, &interrupt.flag, |report, state| {
         *terminations
             .entry(termination_key(report, &names))
             .or_default() += 1;
-        if let (Some(file), None) = (pdn.as_mut(), &pdn_error) {
+        if let Some(file) = pdn.as_mut() {
             let record = pdn_record(report, &names, &date, &settings);
             let text = pdn::write_game(&record, args.pdn_notation);
-            if let Err(error) = write_and_flush(file, &text) {
-                pdn_error = Some(error);
+            match append_game(file, &text) {
+                Ok(()) => saved += 1,
+                Err(error) => {
+                    // Nothing more can be kept: stop the run rather than play games for nothing.
+                    pdn_error = Some(error);
+                    interrupt.flag.store(true, Ordering::SeqCst);
+                }
             }
         }
         eprintln!("{}", progress_line(report, state, &config, &names));
@@ -311,16 +325,42 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
             let _ = write_standings(&mut std::io::stderr(), state, &names);
         }
     });
+    let kept = resumed_games + saved;
+    let resume_hint = match &args.pdn {
+        Some(path) => format!(
+            "{} holds the {kept} finished games: run the same command with --resume to play the other {}",
+            path.display(),
+            total - kept
+        ),
+        None => "no --pdn file was given, so nothing can be resumed".to_string(),
+    };
     if let Some(error) = pdn_error {
-        bail!("writing the PDN file failed: {error}");
+        bail!("writing the PDN file failed ({error}); stopped, {resume_hint}");
+    }
+    if let Some(signal) = interrupt.received() {
+        // Without a PDN file the finished games are only counted, not kept.
+        let finished = state.finished;
+        bail!("stopped by {signal} after {finished} of {total} games; {resume_hint}");
     }
     write_summary(out, &config, &names, &state, &terminations)?;
     Ok(())
 }
 
-fn write_and_flush(file: &mut File, text: &str) -> std::io::Result<()> {
-    file.write_all(text.as_bytes())?;
-    file.flush()
+/// Appends one game's text and flushes it. On failure (a full disk) the file is cut back to
+/// where it was, so that it holds complete games only and `--resume` can read it.
+fn append_game(file: &mut File, text: &str) -> std::io::Result<()> {
+    let before = file.metadata()?.len();
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.flush());
+    if let Err(error) = written {
+        if let Err(cut) = file.set_len(before) {
+            return Err(std::io::Error::new(
+                error.kind(),
+                format!("{error}; cutting the unfinished game off the file failed too: {cut}"),
+            ));
+        }
+        return Err(error);
+    }
+    Ok(())
 }
 
 fn clock_seed() -> u64 {

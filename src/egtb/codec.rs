@@ -6,7 +6,7 @@
 //! per block) or run-length (varints of `(run - 1) << bits | symbol`). Endgame tables are long runs
 //! of equal values (draws, whole regions won for one side), which the run-length form shrinks a lot;
 //! the raw fallback bounds the worst case. Every block decodes on its own, so a probe reads one
-//! block of a memory-mapped file through the block offsets ([`Compressed::offsets`]) and never
+//! block of a table file through the block offsets ([`Compressed::offsets`]) and never
 //! the rest. No crate does this simple job better.
 //!
 //! The checksum is 64-bit FNV-1a: not cryptographic, but it catches truncation and bit rot.

@@ -1,9 +1,9 @@
 //! [`Tablebases`]: the loaded endgame tables, as the search and the command line use them.
 //!
-//! Table files are memory-mapped when loading (their headers and block offsets checked), so
-//! opening even the six-piece set is quick, and several engine processes share one copy in the
-//! operating system's page cache. A probe computes the index, then decodes one block of the
-//! file (a few hundred bytes at most). Positions where the side to move must capture are stored
+//! Table files are read into memory when loading (their headers and block offsets checked; the
+//! files stay compressed, 179 MB for the six-piece set), so that nothing done to the files later
+//! can fault a running engine (a memory-mapped file truncated under it would). A probe computes
+//! the index, then decodes one block of the file (a few hundred bytes at most). Positions where the side to move must capture are stored
 //! as "don't care" values that only serve the compression: a probe of such a position plays the
 //! captures and probes the positions after them (one piece fewer each), so every answer is exact.
 //! The search never probes with a capture pending.
@@ -61,15 +61,15 @@ impl WdlTable {
     }
 }
 
-/// A table's symbols: in memory (just generated, or compiled in) or in a mapped file.
+/// A table's symbols: decoded (just generated, or compiled in) or a table file's bytes.
 #[derive(Clone, Debug)]
 enum Symbols {
     /// Win/draw/loss values packed four to a byte.
     Packed(WdlTable),
     /// One distance code per byte.
     Bytes(Vec<u8>),
-    /// A mapped table file (shared between clones).
-    File(Arc<TableFile<memmap2::Mmap>>),
+    /// A table file read from disk (shared between clones).
+    File(Arc<TableFile<Vec<u8>>>),
 }
 
 impl Symbols {
@@ -179,7 +179,7 @@ impl Tablebases {
         table_files(dir).is_ok_and(|files| files == self.files)
     }
 
-    /// Maps every table file of `dir`, checking each header and its block offsets (the payload is
+    /// Reads every table file of `dir`, checking each header and its block offsets (the payload is
     /// checked by [`crate::egtb::verify`] on request). Damaged or truncated files are refused
     /// (logged and listed by [`Tablebases::refused`]) and the rest is used. Fails only if the
     /// directory cannot be read.
@@ -243,9 +243,9 @@ impl Tablebases {
         self.update_max_pieces();
     }
 
-    /// Adds a mapped win/draw/loss table file (its distances, if any, are added by
+    /// Adds a win/draw/loss table file read from disk (its distances, if any, are added by
     /// [`Tablebases::load`]).
-    pub fn insert_file(&mut self, key: MaterialKey, file: TableFile<memmap2::Mmap>) {
+    pub fn insert_file(&mut self, key: MaterialKey, file: TableFile<Vec<u8>>) {
         if let Some(slot) = self.tables.get_mut(key.dense()) {
             *slot = Some(Table {
                 indexer: Indexer::new(key),
@@ -256,8 +256,8 @@ impl Tablebases {
         self.update_max_pieces();
     }
 
-    /// Adds a mapped distance table file to the loaded win/draw/loss table of `key`.
-    pub fn insert_distance_file(&mut self, key: MaterialKey, file: TableFile<memmap2::Mmap>) {
+    /// Adds a distance table file read from disk to the loaded win/draw/loss table of `key`.
+    pub fn insert_distance_file(&mut self, key: MaterialKey, file: TableFile<Vec<u8>>) {
         if let Some(table) = self.tables.get_mut(key.dense()).and_then(Option::as_mut) {
             table.dtc = Some(Symbols::File(Arc::new(file)));
         }
@@ -299,8 +299,8 @@ impl Tablebases {
         &self.refused
     }
 
-    /// Number of loaded win/draw/loss tables and the bytes they occupy in memory or in mapped
-    /// files (with their distances).
+    /// Number of loaded win/draw/loss tables and the bytes they occupy in memory
+    /// (with their distances).
     pub fn memory(&self) -> (usize, usize) {
         self.tables
             .iter()

@@ -1,5 +1,5 @@
 //! Table files: one per material split and kind, with a header, block offsets and checksums,
-//! laid out so that a probe can read one block of a memory-mapped file.
+//! laid out so that a probe decodes one block of the file's bytes.
 //!
 //! Layout (little-endian): magic `ONCAEGTB`, format version (u32), kind (u8: 1 win/draw/loss,
 //! 2 distance codes), material key (4 bytes: our men, our kings, their men, their kings), 3 zero
@@ -140,7 +140,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(word)
 }
 
-/// A checked table file in memory or mapped from disk: header, offsets, payload.
+/// A checked table file's bytes: header, offsets, payload.
 pub struct TableFile<B> {
     bytes: B,
     kind: Kind,
@@ -155,18 +155,17 @@ impl<B> std::fmt::Debug for TableFile<B> {
     }
 }
 
-impl TableFile<memmap2::Mmap> {
-    /// Maps the table of `key` and `kind` in `dir` and checks its header and offsets.
-    pub fn open(dir: &Path, key: MaterialKey, kind: Kind) -> Result<TableFile<memmap2::Mmap>> {
+impl TableFile<Vec<u8>> {
+    /// Reads the table of `key` and `kind` in `dir` into memory and checks its header and offsets.
+    ///
+    /// The file is read whole rather than memory-mapped: a mapped file that another program
+    /// truncates under a running engine kills the process (SIGBUS) at the next probe past the new
+    /// end, whereas tables in memory stay as they were read whatever happens to the files; the
+    /// host's next `init` notices the change and loads the directory again.
+    pub fn open(dir: &Path, key: MaterialKey, kind: Kind) -> Result<TableFile<Vec<u8>>> {
         let path = path(dir, key, kind);
-        let file =
-            fs::File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        // Safety: the map is read-only and table files are never written in place (the generator
-        // writes a temporary file and renames it); a file truncated by another program under a
-        // running engine would fault, as any memory-mapped reader would.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .with_context(|| format!("cannot map {}", path.display()))?;
-        TableFile::check(map, key, kind)
+        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        TableFile::check(bytes, key, kind)
             .with_context(|| format!("refusing table {}", path.display()))
     }
 }

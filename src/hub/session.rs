@@ -280,6 +280,12 @@ impl Session {
         self.tablebases = Arc::new(Tablebases::empty());
         if !path.is_empty() {
             match Tablebases::load(std::path::Path::new(path)) {
+                Ok(tables) if tables.keys().is_empty() && !tables.refused().is_empty() => {
+                    self.output.error(&format!(
+                        "set-param: egtb-path '{path}': all {} table files are damaged; playing without endgame tables",
+                        tables.refused().len()
+                    ))
+                }
                 Ok(tables) if tables.keys().is_empty() => self.output.error(&format!(
                     "set-param: egtb-path '{path}' holds no endgame tables; playing without"
                 )),
@@ -447,6 +453,7 @@ impl Session {
         searcher.set_params(self.params.search);
         let progress = Arc::new(Progress::new(
             self.output.clone(),
+            Arc::clone(&self.control),
             numbering,
             settings.multipv > 1,
         ));
@@ -654,9 +661,12 @@ fn limits_from_level(level: &Level, go_received: Instant) -> Limits {
 }
 
 /// Writes search progress as `info` lines, at most every [`INFO_INTERVAL`], keeping the latest
-/// unwritten group of lines for the end of the search.
+/// unwritten group of lines for the end of the search. When a line cannot be written (the host
+/// closed our output) it stops the search: nobody is left to read its result, and the controller,
+/// which waits for the search to end, then sees the broken output and ends the session.
 struct Progress {
     output: Output,
+    control: Arc<SearchControl>,
     numbering: MoveNumbering,
     multipv: bool,
     state: Mutex<ProgressState>,
@@ -674,9 +684,15 @@ struct ProgressState {
 }
 
 impl Progress {
-    fn new(output: Output, numbering: MoveNumbering, multipv: bool) -> Progress {
+    fn new(
+        output: Output,
+        control: Arc<SearchControl>,
+        numbering: MoveNumbering,
+        multipv: bool,
+    ) -> Progress {
         Progress {
             output,
+            control,
             numbering,
             multipv,
             state: Mutex::new(ProgressState::default()),
@@ -736,6 +752,10 @@ impl Progress {
             multipv: self.multipv.then_some(report.multipv.max(1)),
         };
         self.output.line(&info_line(&fields, self.numbering));
+        if self.output.is_broken() {
+            log::debug!("hub: output closed; stopping the search");
+            self.control.stop();
+        }
     }
 }
 

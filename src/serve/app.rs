@@ -1,6 +1,6 @@
 //! The server: its settings ([`ServeConfig`]), the state every request shares ([`AppState`]),
-//! the routes ([`router`]) and [`serve`], which binds, announces the address and answers until the
-//! process ends.
+//! the routes ([`router`]) and [`serve`], which binds, announces the address and answers until
+//! SIGTERM or SIGINT ([`crate::serve::shutdown`]).
 
 use crate::book::Book;
 use crate::egtb::Tablebases;
@@ -97,8 +97,10 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
-/// Loads what `config` names, binds, writes the address to `out` and serves until the process
-/// is ended. A missing book or database, or a port in use, is an error before anything is served.
+/// Loads what `config` names, binds, writes the address to `out` and serves until SIGTERM or
+/// SIGINT, after which it drops the open connections (stopping their searches), says so on
+/// stderr and returns `Ok`. A missing book or database, or a port in use, is an error before
+/// anything is served.
 pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
     let tablebases = match &config.egtb {
         Some(dir) => Tablebases::load(dir).with_context(|| format!("--egtb {}", dir.display()))?,
@@ -150,11 +152,22 @@ pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(async move {
+    let stopped_by = runtime.block_on(async move {
         let listener =
             tokio::net::TcpListener::from_std(listener).context("cannot use the socket")?;
-        axum::serve(listener, app)
-            .await
-            .context("the server failed")
-    })
+        // Not axum's graceful shutdown: it waits for every connection to end, and an open
+        // analysis stream never does. Dropping the runtime below drops them all instead.
+        tokio::select! {
+            served = axum::serve(listener, app) => served.context("the server failed").map(|()| None),
+            signal = crate::serve::shutdown::stop_signal() => Ok(Some(signal)),
+        }
+    })?;
+    runtime.shutdown_timeout(SHUTDOWN_PATIENCE);
+    if let Some(signal) = stopped_by {
+        eprintln!("onca serve: stopped by {signal}");
+    }
+    Ok(())
 }
+
+/// How long the connections still open at a stop may take to be dropped.
+const SHUTDOWN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);

@@ -15,6 +15,7 @@
 //! | [`review_api`] | `/api/review`: the whole-game analysis, streamed |
 //! | [`assets`] | the embedded page |
 //! | [`app`] | the router, the shared state and the listening loop |
+//! | [`shutdown`] | the signals that stop the server |
 //!
 //! Dependencies run wire/guard/budget -> the four APIs -> app. The searches run on their own
 //! threads (the search is synchronous); the HTTP side runs on tokio and only passes messages.
@@ -28,6 +29,7 @@ pub mod guard;
 pub mod pdn_api;
 pub mod review_api;
 pub mod search_api;
+pub mod shutdown;
 pub mod wire;
 
 pub use app::{serve, ServeConfig};
