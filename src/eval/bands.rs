@@ -57,7 +57,10 @@ impl Band {
     #[inline(always)]
     pub fn gather_pair(&self, pair: u64) -> (u32, u32) {
         let shifted = pair >> self.shift;
-        (shifted as u32 & self.mask, (shifted >> 32) as u32 & self.mask)
+        (
+            shifted as u32 & self.mask,
+            (shifted >> 32) as u32 & self.mask,
+        )
     }
 }
 
@@ -187,13 +190,21 @@ mod tests {
             let enemy = occupied & !own;
             for band in BANDS {
                 let index = band.index(own, enemy);
-                assert_eq!(index, slow_index(band.squares(), own, enemy), "{}", band.name);
+                assert_eq!(
+                    index,
+                    slow_index(band.squares(), own, enemy),
+                    "{}",
+                    band.name
+                );
                 assert!(index < band.table_len());
             }
         }
         // Every square of the widest band at digit 2, then at digit 1.
         let widest = BANDS[BAND_COUNT - 1];
         assert_eq!(widest.index(0, widest.squares()), widest.table_len() - 1);
-        assert_eq!(widest.index(widest.squares(), 0), (widest.table_len() - 1) / 2);
+        assert_eq!(
+            widest.index(widest.squares(), 0),
+            (widest.table_len() - 1) / 2
+        );
     }
 }

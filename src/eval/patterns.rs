@@ -465,7 +465,12 @@ fn visit_tables(position: &Position, color: Color, tables: TableSet, mut visit: 
     let kings = u64::from(own_view(position.kings(color), color))
         | (u64::from(own_view(position.kings(color.opponent()), color)) << 32);
     each_region!(king_entry, kings, tables.0 >> FIRST_BLOCK_KING_TABLE, visit);
-    each_band!(band_king_entry, kings, tables.0 >> FIRST_BAND_KING_TABLE, visit);
+    each_band!(
+        band_king_entry,
+        kings,
+        tables.0 >> FIRST_BAND_KING_TABLE,
+        visit
+    );
 }
 
 /// Calls `$visit($entry::<N>($pair))` for every region number N whose bit is set in `$used`,
@@ -688,7 +693,10 @@ mod tests {
         }
         assert_eq!(entry_name(FIRST_BAND_ENTRY), "band2_r0[0]");
         assert_eq!(entry_name(ENTRY_COUNT - 1), "kings_band3_r2[8]");
-        assert_eq!(parse_entry_name("band3_r0[531440]"), Some(table_entries(30).end - 1));
+        assert_eq!(
+            parse_entry_name("band3_r0[531440]"),
+            Some(table_entries(30).end - 1)
+        );
         assert_eq!(parse_entry_name("band3_r0[531441]"), None);
         assert_eq!(parse_entry_name("band2_r3[6561]"), None);
     }
@@ -696,7 +704,10 @@ mod tests {
     #[test]
     fn tables_tile_the_entries_and_shapes_partition_the_tables() {
         assert_eq!(TABLE_STARTS[FIRST_BAND_TABLE], FIRST_BAND_ENTRY);
-        assert_eq!(ENTRY_COUNT, FIRST_BAND_ENTRY + 4 * 6561 + 3 * 531_441 + 7 * KING_CONFIGS);
+        assert_eq!(
+            ENTRY_COUNT,
+            FIRST_BAND_ENTRY + 4 * 6561 + 3 * 531_441 + 7 * KING_CONFIGS
+        );
         for table in 0..TABLE_COUNT {
             let entries = table_entries(table);
             assert_eq!(table_of_entry(entries.start), table);
@@ -709,7 +720,10 @@ mod tests {
             TableSet::BANDS_OF_THREE_ROWS,
         ];
         assert_eq!(shapes.iter().map(|set| set.0).sum::<u64>(), TableSet::ALL.0);
-        assert_eq!(shapes.iter().fold(0, |all, set| all | set.0), TableSet::ALL.0);
+        assert_eq!(
+            shapes.iter().fold(0, |all, set| all | set.0),
+            TableSet::ALL.0
+        );
     }
 
     #[test]
