@@ -395,7 +395,13 @@ pub fn breakdown(position: &Position, color: Color, weights: &Weights) -> Vec<(&
             .sum();
         (group.name, value)
     });
-    let patterns = counts.pattern_entries().iter().map(|&entry| {
+    // Only the tables the weights fill: the others add nothing and would list every shape.
+    let in_use = weights.patterns.tables_in_use();
+    let patterns = counts
+        .pattern_entries()
+        .iter()
+        .filter(|&&entry| in_use.holds_entry(entry));
+    let patterns = patterns.map(|&entry| {
         let [opening, endgame] = weights.patterns.get(entry);
         let value = (f64::from(opening) * pieces + f64::from(endgame) * (full - pieces)) / full;
         (table_name(table_of_entry(entry)), value)
