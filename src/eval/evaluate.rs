@@ -14,8 +14,7 @@
 
 use crate::eval::endgame::{self, Verdict};
 use crate::eval::patterns::{
-    visit_patterns, TableSet, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES,
-    MAX_ENTRIES_PER_SIDE, REGIONS, TABLE_LEN,
+    table_name, table_of_entry, visit_patterns, TableSet, MAX_ENTRIES_PER_SIDE,
 };
 use crate::eval::score::Score;
 use crate::eval::weights::*;
@@ -396,15 +395,16 @@ pub fn breakdown(position: &Position, color: Color, weights: &Weights) -> Vec<(&
             .sum();
         (group.name, value)
     });
-    let patterns = counts.pattern_entries().iter().map(|&entry| {
+    // Only the tables the weights fill: the others add nothing and would list every shape.
+    let in_use = weights.patterns.tables_in_use();
+    let patterns = counts
+        .pattern_entries()
+        .iter()
+        .filter(|&&entry| in_use.holds_entry(entry));
+    let patterns = patterns.map(|&entry| {
         let [opening, endgame] = weights.patterns.get(entry);
         let value = (f64::from(opening) * pieces + f64::from(endgame) * (full - pieces)) / full;
-        let region = if entry < FIRST_KING_ENTRY {
-            REGIONS[entry / TABLE_LEN].name
-        } else {
-            KING_REGION_NAMES[(entry - FIRST_KING_ENTRY) / KING_CONFIGS]
-        };
-        (region, value)
+        (table_name(table_of_entry(entry)), value)
     });
     terms.chain(patterns).collect()
 }

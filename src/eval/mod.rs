@@ -9,6 +9,7 @@
 
 use std::sync::LazyLock;
 
+pub mod bands;
 pub mod endgame;
 pub mod evaluate;
 pub mod patterns;

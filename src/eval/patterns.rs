@@ -15,7 +15,13 @@
 //! dense 32-bit word in its own view ([`own_view_men`], Black's by one bit reversal), a block's
 //! eight squares are gathered from that word by two shifts and masks ([`Region`]), and the
 //! gathered bits index a table that turns binary digits into ternary ones.
+//!
+//! A second, larger shape lives in [`crate::eval::bands`] (whole rows: 8 or 12 squares). Its
+//! tables follow the blocks' in the entry numbering, and the evaluation reads a table only when
+//! the loaded weights give it a non-zero entry ([`TableSet`]), so the weights file decides the
+//! shapes: today's default has only blocks and reads nothing else.
 
+use crate::eval::bands::{Band, BANDS, BAND_COUNT};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::position::{Color, Position};
 
@@ -158,14 +164,47 @@ pub const REGIONS: [Region; REGION_COUNT] = BLOCKS_4X4;
 /// King configurations of a region: own kings in it (0, 1, 2 or more) times 3 plus enemy kings
 /// (the same), read only while a king is on the board.
 pub const KING_CONFIGS: usize = 9;
-/// The first king entry: entries `0..FIRST_KING_ENTRY` are men configurations
+/// The first king entry: entries `0..FIRST_KING_ENTRY` are the blocks' men configurations
 /// (`region * TABLE_LEN + index`), then `FIRST_KING_ENTRY + region * KING_CONFIGS + config`.
 pub const FIRST_KING_ENTRY: usize = REGION_COUNT * TABLE_LEN;
-/// Number of pattern entries, men and kings.
-pub const ENTRY_COUNT: usize = FIRST_KING_ENTRY + REGION_COUNT * KING_CONFIGS;
-/// Entries one side reads at most: one men entry per region, and one king entry per region when
+/// The first entry of the bands ([`crate::eval::bands`]): their men tables one after another,
+/// then their king tables.
+pub const FIRST_BAND_ENTRY: usize = FIRST_KING_ENTRY + REGION_COUNT * KING_CONFIGS;
+/// Number of pattern tables: each block's and each band's men table and king table.
+pub const TABLE_COUNT: usize = 2 * REGION_COUNT + 2 * BAND_COUNT;
+/// Table numbers: the blocks' men tables, the blocks' king tables, the bands' men tables, the
+/// bands' king tables (the order of their entries).
+const FIRST_BLOCK_KING_TABLE: usize = REGION_COUNT;
+const FIRST_BAND_TABLE: usize = 2 * REGION_COUNT;
+const FIRST_BAND_KING_TABLE: usize = 2 * REGION_COUNT + BAND_COUNT;
+
+/// The first entry of each table, in table order, and the entry count last.
+const TABLE_STARTS: [usize; TABLE_COUNT + 1] = {
+    let mut starts = [0; TABLE_COUNT + 1];
+    let mut table = 0;
+    let mut next = 0;
+    while table < TABLE_COUNT {
+        starts[table] = next;
+        next += if table < FIRST_BLOCK_KING_TABLE {
+            TABLE_LEN
+        } else if table < FIRST_BAND_TABLE {
+            KING_CONFIGS
+        } else if table < FIRST_BAND_KING_TABLE {
+            BANDS[table - FIRST_BAND_TABLE].table_len()
+        } else {
+            KING_CONFIGS
+        };
+        table += 1;
+    }
+    starts[TABLE_COUNT] = next;
+    starts
+};
+
+/// Number of pattern entries, men and kings, blocks and bands.
+pub const ENTRY_COUNT: usize = TABLE_STARTS[TABLE_COUNT];
+/// Entries one side reads at most: one men entry per table, and one king entry per table when
 /// kings are on the board.
-pub const MAX_ENTRIES_PER_SIDE: usize = 2 * REGION_COUNT;
+pub const MAX_ENTRIES_PER_SIDE: usize = 2 * (REGION_COUNT + BAND_COUNT);
 
 /// The names of the regions' king tables, in [`REGIONS`] order.
 pub const KING_REGION_NAMES: [&str; REGION_COUNT] = [
@@ -184,31 +223,49 @@ pub const KING_REGION_NAMES: [&str; REGION_COUNT] = [
     "kings_r2_c2",
 ];
 
-/// The name of entry `entry` in weight files: `block_r2_c2[4020]` (men configuration) or
-/// `kings_r2_c2[4]` (king configuration: own kings * 3 + enemy kings).
-pub fn entry_name(entry: usize) -> String {
-    if entry < FIRST_KING_ENTRY {
-        format!("{}[{}]", REGIONS[entry / TABLE_LEN].name, entry % TABLE_LEN)
+/// The table that holds entry `entry` (`entry < ENTRY_COUNT`).
+#[inline]
+pub fn table_of_entry(entry: usize) -> usize {
+    TABLE_STARTS.partition_point(|&start| start <= entry) - 1
+}
+
+/// Table `table`'s name in weight files (`block_r2_c2`, `kings_r2_c2`, `band3_r1`,
+/// `kings_band3_r1`).
+pub fn table_name(table: usize) -> &'static str {
+    if table < FIRST_BLOCK_KING_TABLE {
+        REGIONS[table].name
+    } else if table < FIRST_BAND_TABLE {
+        KING_REGION_NAMES[table - FIRST_BLOCK_KING_TABLE]
+    } else if table < FIRST_BAND_KING_TABLE {
+        BANDS[table - FIRST_BAND_TABLE].name
     } else {
-        let king = entry - FIRST_KING_ENTRY;
-        format!(
-            "{}[{}]",
-            KING_REGION_NAMES[king / KING_CONFIGS],
-            king % KING_CONFIGS
-        )
+        BANDS[table - FIRST_BAND_KING_TABLE].king_name
     }
+}
+
+/// The table named `name`, if any.
+pub fn table_named(name: &str) -> Option<usize> {
+    (0..TABLE_COUNT).find(|&table| table_name(table) == name)
+}
+
+/// The first entry of table `table` and its number of entries.
+pub fn table_entries(table: usize) -> std::ops::Range<usize> {
+    TABLE_STARTS[table]..TABLE_STARTS[table + 1]
+}
+
+/// The name of entry `entry` in weight files: `block_r2_c2[4020]` (men configuration),
+/// `kings_r2_c2[4]` (king configuration: own kings * 3 + enemy kings), `band3_r1[120]`.
+pub fn entry_name(entry: usize) -> String {
+    let table = table_of_entry(entry);
+    format!("{}[{}]", table_name(table), entry - TABLE_STARTS[table])
 }
 
 /// The entry an [`entry_name`] names, if it names one.
 pub fn parse_entry_name(name: &str) -> Option<usize> {
-    let (region, rest) = name.split_once('[')?;
+    let (table, rest) = name.split_once('[')?;
     let index: usize = rest.strip_suffix(']')?.parse().ok()?;
-    if let Some(number) = KING_REGION_NAMES.iter().position(|&known| known == region) {
-        (index < KING_CONFIGS).then_some(FIRST_KING_ENTRY + number * KING_CONFIGS + index)
-    } else {
-        let number = REGIONS.iter().position(|known| known.name == region)?;
-        (index < TABLE_LEN).then_some(number * TABLE_LEN + index)
-    }
+    let entries = table_entries(table_named(table)?);
+    (index < entries.len()).then_some(entries.start + index)
 }
 
 /// One `[opening, endgame]` weight pair for every pattern entry ([`ENTRY_COUNT`]: every men
@@ -310,25 +367,50 @@ pub fn own_view_men(position: &Position, color: Color) -> (u32, u32) {
     )
 }
 
-/// A set of pattern tables: bit `region` for a region's men table, bit `REGION_COUNT + region`
-/// for its king table.
+/// A set of pattern tables: bit `table` for each table number (the blocks' men tables, their
+/// king tables, the bands' men tables, their king tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableSet(pub u32);
+pub struct TableSet(pub u64);
 
 impl TableSet {
     /// No table.
     pub const NONE: TableSet = TableSet(0);
-    /// Every men table and every king table.
-    pub const ALL: TableSet = TableSet((1 << (2 * REGION_COUNT)) - 1);
+    /// Every table of every shape.
+    pub const ALL: TableSet = TableSet((1 << TABLE_COUNT) - 1);
+    /// The 4x4 blocks' men and king tables (the shape of the built-in weights).
+    pub const BLOCKS: TableSet = TableSet((1 << FIRST_BAND_TABLE) - 1);
+    /// The two-row bands' men and king tables.
+    pub const BANDS_OF_TWO_ROWS: TableSet = TableSet::bands(2);
+    /// The three-row bands' men and king tables.
+    pub const BANDS_OF_THREE_ROWS: TableSet = TableSet::bands(3);
+
+    /// The men and king tables of the bands of `rows` rows.
+    const fn bands(rows: u32) -> TableSet {
+        let mut set = 0u64;
+        let mut band = 0;
+        while band < BAND_COUNT {
+            if BANDS[band].squares().count_ones() == 4 * rows {
+                set |= 1 << (FIRST_BAND_TABLE + band);
+                set |= 1 << (FIRST_BAND_KING_TABLE + band);
+            }
+            band += 1;
+        }
+        TableSet(set)
+    }
+
+    /// The set with table `table` added.
+    pub fn with_table(self, table: usize) -> TableSet {
+        TableSet(self.0 | 1 << table)
+    }
+
+    /// The union of two sets.
+    pub fn union(self, other: TableSet) -> TableSet {
+        TableSet(self.0 | other.0)
+    }
 
     /// The table that holds pattern entry `entry`.
     pub fn of_entry(entry: usize) -> TableSet {
-        let table = if entry < FIRST_KING_ENTRY {
-            entry / TABLE_LEN
-        } else {
-            REGION_COUNT + (entry - FIRST_KING_ENTRY) / KING_CONFIGS
-        };
-        TableSet(1 << table)
+        TableSet(1 << table_of_entry(entry))
     }
 
     /// The set with the table that holds `entry` added.
@@ -348,8 +430,8 @@ impl TableSet {
 }
 
 /// Calls `visit(entry)` for every pattern entry `color` reads in the position from the tables in
-/// `tables`: each region's men configuration, and, while any king is on the board, each region's
-/// king configuration.
+/// `tables`: each block's and then each band's men configuration, and, while any king is on the
+/// board, each block's and then each band's king configuration.
 #[inline(always)]
 pub fn visit_patterns(
     position: &Position,
@@ -357,10 +439,10 @@ pub fn visit_patterns(
     tables: TableSet,
     visit: impl FnMut(usize),
 ) {
-    // With every table in use (the built-in weights) the set is a constant here, so the tests
-    // of `visit_tables` fold away: they cost 3% of `onca bench`'s instructions when made.
-    if tables == TableSet::ALL {
-        visit_tables(position, color, TableSet::ALL, visit);
+    // With exactly the blocks in use (the built-in weights) the set is a constant here, so the
+    // tests of `visit_tables` fold away: they cost 3% of `onca bench`'s instructions when made.
+    if tables == TableSet::BLOCKS {
+        visit_tables(position, color, TableSet::BLOCKS, visit);
     } else {
         visit_tables(position, color, tables, visit);
     }
@@ -375,13 +457,20 @@ fn visit_tables(position: &Position, color: Color, tables: TableSet, mut visit: 
     // immediate operands (a loop over REGIONS kept them in memory: a third slower). Tables
     // outside `tables` cost one predictable branch each.
     each_region!(men_entry, men, tables.0, visit);
+    each_band!(band_men_entry, men, tables.0 >> FIRST_BAND_TABLE, visit);
     let all_kings = position.kings(Color::White) | position.kings(Color::Black);
     if all_kings.is_empty() {
         return;
     }
     let kings = u64::from(own_view(position.kings(color), color))
         | (u64::from(own_view(position.kings(color.opponent()), color)) << 32);
-    each_region!(king_entry, kings, tables.0 >> REGION_COUNT, visit);
+    each_region!(king_entry, kings, tables.0 >> FIRST_BLOCK_KING_TABLE, visit);
+    each_band!(
+        band_king_entry,
+        kings,
+        tables.0 >> FIRST_BAND_KING_TABLE,
+        visit
+    );
 }
 
 /// Calls `$visit($entry::<N>($pair))` for every region number N whose bit is set in `$used`,
@@ -401,6 +490,16 @@ macro_rules! each_region {
 }
 use each_region;
 
+/// [`each_region!`] for the bands: `$visit($entry::<N>($pair))` for every band number N whose
+/// bit is set in `$used`, in order.
+macro_rules! each_band {
+    ($entry:ident, $pair:expr, $used:expr, $visit:expr) => {
+        const _: () = assert!(BAND_COUNT == 7, "each_band! lists 7 bands");
+        each_region!(@listed $entry, $pair, $used, $visit; 0 1 2 3 4 5 6);
+    };
+}
+use each_band;
+
 /// The men entry of region `N` for own men and enemy men in the two halves of `men`.
 #[inline(always)]
 fn men_entry<const N: usize>(men: u64) -> usize {
@@ -413,6 +512,28 @@ fn king_entry<const N: usize>(kings: u64) -> usize {
     let spread = REGIONS[N].gather_pair(kings);
     let count = |bits: u64| (bits.count_ones() as usize).min(2);
     FIRST_KING_ENTRY + N * KING_CONFIGS + 3 * count(spread & SPREAD_MASK) + count(spread >> 32)
+}
+
+/// The men entry of band `N` for own men and enemy men in the two halves of `men`.
+#[inline(always)]
+fn band_men_entry<const N: usize>(men: u64) -> usize {
+    let first = const { TABLE_STARTS[FIRST_BAND_TABLE + N] };
+    first + BANDS[N].index_of_pair(men)
+}
+
+/// The king entry of band `N` for own kings and enemy kings in the two halves of `kings`.
+#[inline(always)]
+fn band_king_entry<const N: usize>(kings: u64) -> usize {
+    let first = const { TABLE_STARTS[FIRST_BAND_KING_TABLE + N] };
+    first + band_king_config(&BANDS[N], kings)
+}
+
+/// A band's king configuration: own kings in it (0, 1, 2 or more) times 3 plus enemy kings.
+#[inline(always)]
+fn band_king_config(band: &Band, kings: u64) -> usize {
+    let (own, enemy) = band.gather_pair(kings);
+    let count = |bits: u32| (bits.count_ones() as usize).min(2);
+    3 * count(own) + count(enemy)
 }
 
 #[cfg(test)]
@@ -507,17 +628,102 @@ mod tests {
     fn a_colour_flipped_mirror_has_the_same_own_view_patterns() {
         let position =
             parse_position("W:W17,21,22,23,25,26,27,30,31:B3,5,6,7,9,10,12,13,16").expect("valid");
-        let mirror = position.color_flipped();
-        for color in [Color::White, Color::Black] {
-            let mut here = Vec::new();
-            visit_patterns(&position, color, TableSet::ALL, |entry| here.push(entry));
-            let mut there = Vec::new();
-            visit_patterns(&mirror, color.opponent(), TableSet::ALL, |entry| {
-                there.push(entry)
-            });
-            assert_eq!(here, there);
-            assert_eq!(here.len(), REGION_COUNT);
+        let kings = parse_position("W:WK17,21,22,K30:B3,K9,12,13").expect("valid");
+        for (position, tables_read) in [(position, TABLE_COUNT / 2), (kings, TABLE_COUNT)] {
+            let mirror = position.color_flipped();
+            for color in [Color::White, Color::Black] {
+                let mut here = Vec::new();
+                visit_patterns(&position, color, TableSet::ALL, |entry| here.push(entry));
+                let mut there = Vec::new();
+                visit_patterns(&mirror, color.opponent(), TableSet::ALL, |entry| {
+                    there.push(entry)
+                });
+                assert_eq!(here, there);
+                assert_eq!(here.len(), tables_read);
+                // One entry of each men table (blocks, then bands), then with kings on the
+                // board one of each king table (the same order).
+                let tables: Vec<usize> = here.iter().map(|&entry| table_of_entry(entry)).collect();
+                let men = (0..REGION_COUNT).chain(FIRST_BAND_TABLE..FIRST_BAND_KING_TABLE);
+                let kings = (FIRST_BLOCK_KING_TABLE..FIRST_BAND_TABLE)
+                    .chain(FIRST_BAND_KING_TABLE..TABLE_COUNT);
+                let expected: Vec<usize> = men.chain(kings).take(tables_read).collect();
+                assert_eq!(tables, expected);
+            }
         }
+    }
+
+    #[test]
+    fn band_entries_match_a_square_by_square_reading_of_the_position() {
+        // White men on 29, 22, 14 and 6; black men on 1, 9, 18 and 25; a white king on 31 and a
+        // black king on 7.
+        let position = parse_position("W:W6,14,22,29,K31:B1,9,18,25,K7").expect("valid");
+        for color in [Color::White, Color::Black] {
+            let mut entries = Vec::new();
+            visit_patterns(&position, color, TableSet::ALL, |entry| entries.push(entry));
+            let (own, enemy) = own_view_men(&position, color);
+            let (own_kings, enemy_kings) = (
+                own_view(position.kings(color), color),
+                own_view(position.kings(color.opponent()), color),
+            );
+            for (number, band) in BANDS.iter().enumerate() {
+                // Digit by digit from the squares in own-view number order.
+                let mut index = 0;
+                let mut power = 1;
+                for bit in (0..32).filter(|bit| band.squares() & (1 << bit) != 0) {
+                    let digit = if own & (1 << bit) != 0 {
+                        1
+                    } else if enemy & (1 << bit) != 0 {
+                        2
+                    } else {
+                        0
+                    };
+                    index += digit * power;
+                    power *= 3;
+                }
+                let men_table = FIRST_BAND_TABLE + number;
+                assert!(entries.contains(&(TABLE_STARTS[men_table] + index)));
+                let count = |set: u32| (set & band.squares()).count_ones().min(2) as usize;
+                let config = 3 * count(own_kings) + count(enemy_kings);
+                let king_table = FIRST_BAND_KING_TABLE + number;
+                assert!(entries.contains(&(TABLE_STARTS[king_table] + config)));
+            }
+            for entry in entries {
+                assert_eq!(parse_entry_name(&entry_name(entry)), Some(entry));
+            }
+        }
+        assert_eq!(entry_name(FIRST_BAND_ENTRY), "band2_r0[0]");
+        assert_eq!(entry_name(ENTRY_COUNT - 1), "kings_band3_r2[8]");
+        assert_eq!(
+            parse_entry_name("band3_r0[531440]"),
+            Some(table_entries(30).end - 1)
+        );
+        assert_eq!(parse_entry_name("band3_r0[531441]"), None);
+        assert_eq!(parse_entry_name("band2_r3[6561]"), None);
+    }
+
+    #[test]
+    fn tables_tile_the_entries_and_shapes_partition_the_tables() {
+        assert_eq!(TABLE_STARTS[FIRST_BAND_TABLE], FIRST_BAND_ENTRY);
+        assert_eq!(
+            ENTRY_COUNT,
+            FIRST_BAND_ENTRY + 4 * 6561 + 3 * 531_441 + 7 * KING_CONFIGS
+        );
+        for table in 0..TABLE_COUNT {
+            let entries = table_entries(table);
+            assert_eq!(table_of_entry(entries.start), table);
+            assert_eq!(table_of_entry(entries.end - 1), table);
+            assert_eq!(table_named(table_name(table)), Some(table));
+        }
+        let shapes = [
+            TableSet::BLOCKS,
+            TableSet::BANDS_OF_TWO_ROWS,
+            TableSet::BANDS_OF_THREE_ROWS,
+        ];
+        assert_eq!(shapes.iter().map(|set| set.0).sum::<u64>(), TableSet::ALL.0);
+        assert_eq!(
+            shapes.iter().fold(0, |all, set| all | set.0),
+            TableSet::ALL.0
+        );
     }
 
     #[test]
@@ -525,7 +731,7 @@ mod tests {
         // White kings on 18 (d4) and 21 (a3), a black king on 15 (e5), men elsewhere.
         let position = parse_position("W:WK18,K21,29:BK15,1").expect("valid");
         let mut entries = Vec::new();
-        visit_patterns(&position, Color::White, TableSet::ALL, |entry| {
+        visit_patterns(&position, Color::White, TableSet::BLOCKS, |entry| {
             entries.push(entry)
         });
         assert_eq!(entries.len(), 2 * REGION_COUNT);

@@ -461,7 +461,7 @@ mod tests {
         let text = weights.to_text();
         assert!(text.starts_with("onca-weights 2\n"));
         assert!(text.contains("block_r0_c0[0] 3 -4\n"));
-        assert!(text.contains("kings_r2_c2[8] -32767 32767\n"));
+        assert!(text.contains("kings_band3_r2[8] -32767 32767\n"));
         assert_eq!(Weights::parse_text(&text), Ok(weights.clone()));
         // Damage anywhere before the checksum line is caught, naming the checksum line.
         let damaged = text.replace("block_r0_c0[0] 3 -4", "block_r0_c0[0] 3 -5");

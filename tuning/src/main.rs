@@ -103,9 +103,10 @@ enum Command {
         /// `score`'s). The validation error stays against the results.
         #[arg(long, default_value_t = 0.0)]
         score_weight: f64,
-        /// Pattern tables to fit: `all`, or names such as `block_r0_c0,kings_r2_c2` (region
-        /// experiments; the others keep their start weights).
-        #[arg(long, default_value = "all", value_parser = tune::Tables::parse)]
+        /// Pattern tables to fit: shapes (`blocks`, the default; `bands2`, `bands3`; `all`) and
+        /// table names such as `block_r0_c0,kings_r2_c2,band3_r1`, comma-separated (shape and
+        /// region experiments; the others keep their start weights).
+        #[arg(long, default_value = "blocks", value_parser = tune::Tables::parse)]
         tables: tune::Tables,
     },
     /// Search every position of a `FEN;result[;score]` file to a fixed depth and write

@@ -10,10 +10,7 @@
 
 use crate::samples::Samples;
 use onca::eval::evaluate::linear_features;
-use onca::eval::patterns::{
-    entry_name, TableSet, ENTRY_COUNT, FIRST_KING_ENTRY, KING_CONFIGS, KING_REGION_NAMES, REGIONS,
-    TABLE_LEN,
-};
+use onca::eval::patterns::{entry_name, table_named, TableSet, ENTRY_COUNT};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
@@ -25,41 +22,54 @@ pub const WEIGHT_COUNT: usize = TUNABLE + 2 * ENTRY_COUNT;
 
 /// The position's linear features as sparse `(weight index, value)` entries, or `None` when the
 /// engine scores it by a fixed rule (such positions tell the tuner nothing and are skipped).
-/// Each region adds White's entry and subtracts Black's, with the phase shares as values.
+/// Each region adds White's entry and subtracts Black's, with the phase shares as values. The
+/// pattern entries are those of the default shape, the 4x4 blocks ([`Tables::blocks`]).
 pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
-    features_in(position, &Tables::all())
+    features_in(position, &Tables::blocks())
 }
 
-/// The pattern tables a fit uses (region experiments): the men table and the king table of each
-/// region, by name (`block_r0_c0`, `kings_r0_c0`); entries of the others are left out of the
-/// features, so their weights stay at their start values.
+/// The pattern tables a fit uses (shape and region experiments): the men table and the king table
+/// of each block or band, by name (`block_r0_c0`, `kings_r0_c0`, `band3_r1`, `kings_band3_r1`)
+/// or by shape; entries of the others are left out of the features, so their weights stay at
+/// their start values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tables(TableSet);
 
 impl Tables {
-    /// Every table.
+    /// Every table of every shape.
     pub fn all() -> Tables {
         Tables(TableSet::ALL)
     }
 
-    /// Reads `all` or a comma-separated list of table names.
+    /// The 4x4 blocks' tables: the shape of the built-in weights, and the tuner's default.
+    pub fn blocks() -> Tables {
+        Tables(TableSet::BLOCKS)
+    }
+
+    /// Reads a comma-separated list of table names and shapes: `blocks` (the 4x4 blocks and
+    /// their king tables), `bands2` and `bands3` (the two-row and three-row bands and theirs),
+    /// `all` (every table).
     pub fn parse(text: &str) -> Result<Tables, String> {
-        if text.trim() == "all" {
-            return Ok(Tables::all());
-        }
         let mut used = TableSet::NONE;
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let men = REGIONS.iter().position(|region| region.name == name);
-            let kings = KING_REGION_NAMES.iter().position(|&known| known == name);
-            match (men, kings) {
-                (Some(at), _) => used = used.with_entry(at * TABLE_LEN),
-                (None, Some(at)) => used = used.with_entry(FIRST_KING_ENTRY + at * KING_CONFIGS),
+            let shape = match name {
+                "all" => Some(TableSet::ALL),
+                "blocks" => Some(TableSet::BLOCKS),
+                "bands2" => Some(TableSet::BANDS_OF_TWO_ROWS),
+                "bands3" => Some(TableSet::BANDS_OF_THREE_ROWS),
+                _ => None,
+            };
+            used = match (shape, table_named(name)) {
+                (Some(shape), _) => used.union(shape),
+                (None, Some(table)) => used.with_table(table),
                 (None, None) => {
                     return Err(format!(
-                        "unknown pattern table `{name}` (block_rR_cC or kings_rR_cC, R 0-2, C 0-4)"
+                        "unknown pattern table `{name}` (all, blocks, bands2, bands3, \
+                         block_rR_cC or kings_rR_cC with R 0-2 and C 0-4, \
+                         band2_rR or kings_band2_rR with R 0-3, band3_rR or kings_band3_rR with R 0-2)"
                     ))
                 }
-            }
+            };
         }
         Ok(Tables(used))
     }
@@ -188,9 +198,10 @@ pub fn split_keys(lines: &[&str]) -> Vec<String> {
 /// Reads `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view), optionally with a third
 /// field, the search score of `onca-tune score`, in parallel; blank lines
 /// and `#` comments are skipped. A `validation` fraction of the games (by [`is_validation`] of
-/// [`split_keys`]) goes to the validation set. Errors name the line.
+/// [`split_keys`]) goes to the validation set. Errors name the line. The pattern features are
+/// the blocks' ([`Tables::blocks`]).
 pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
-    parse_data_with(text, validation, &Tables::all())
+    parse_data_with(text, validation, &Tables::blocks())
 }
 
 /// [`parse_data`] with the pattern features of `tables` only.
@@ -336,41 +347,69 @@ pub fn fit_k(samples: &Samples, weights: &[f64]) -> f64 {
 
 /// The gradient of [`error`] with respect to the weights, and the error itself, in one pass.
 /// Within a chunk the sums are in `f32` (a few thousand terms: relative error about 1e-4, and
-/// half the memory traffic), across chunks in `f64`.
+/// half the memory traffic), across chunks in `f64`. Each parallel task keeps one `f32` buffer
+/// and after a chunk moves only the entries the chunk touched into its `f64` sum: with the large
+/// pattern tables most weights are absent from any one chunk.
 pub fn gradient(samples: &Samples, weights: &[f64], k: f64) -> (Vec<f64>, f64) {
     let size = weights.len();
     let narrow: Vec<f32> = weights.iter().map(|&w| w as f32).collect();
-    let zero = || (vec![0.0f64; size], 0.0f64);
-    let (mut sum, total) = samples
+    let fresh = || Accumulator {
+        sum: vec![0.0f64; size],
+        chunk: vec![0.0f32; size],
+        touched: Vec::new(),
+        error: 0.0,
+    };
+    let total = samples
         .chunks()
         .par_iter()
-        .fold(zero, |(mut acc, mut total), chunk| {
-            let mut local = vec![0.0f32; size];
+        .fold(fresh, |mut acc, chunk| {
             for i in 0..chunk.len() {
                 let p = sigmoid(k * f64::from(chunk.eval_f32(i, &narrow)));
                 let miss = f64::from(chunk.result(i)) - p;
-                total += miss * miss;
+                acc.error += miss * miss;
                 let scale = (-2.0 * miss * p * (1.0 - p) * k) as f32;
                 for (index, value) in chunk.features(i) {
-                    local[index] += scale * value;
+                    acc.chunk[index] += scale * value;
+                    acc.touched.push(index as u32);
                 }
             }
-            for (a, l) in acc.iter_mut().zip(local) {
-                *a += f64::from(l);
+            for index in acc.touched.drain(..) {
+                let index = index as usize;
+                // A repeated index moves its value once and then adds zero.
+                acc.sum[index] += f64::from(std::mem::take(&mut acc.chunk[index]));
             }
-            (acc, total)
+            acc
         })
-        .reduce(zero, |(mut a, ta), (b, tb)| {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-            (a, ta + tb)
-        });
+        .map(|acc| (acc.sum, acc.error))
+        .reduce(
+            || (Vec::new(), 0.0),
+            |(a, ta), (b, tb)| {
+                let (mut long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+                for (x, y) in long.iter_mut().zip(short) {
+                    *x += y;
+                }
+                (long, ta + tb)
+            },
+        );
+    let (mut sum, error) = total;
+    sum.resize(size, 0.0);
     let n = samples.len().max(1) as f64;
     for g in &mut sum {
         *g /= n;
     }
-    (sum, total / n)
+    (sum, error / n)
+}
+
+/// One parallel task's running sums in [`gradient`].
+struct Accumulator {
+    /// The gradient summed over the chunks done.
+    sum: Vec<f64>,
+    /// The current chunk's gradient (zero outside `touched`).
+    chunk: Vec<f32>,
+    /// Indices the current chunk added to (with repeats).
+    touched: Vec<u32>,
+    /// Squared misses summed.
+    error: f64,
 }
 
 /// How [`descend`] steps.
