@@ -1,9 +1,9 @@
 //! Time management: a soft deadline checked between iterations and a hard deadline polled during
 //! the search.
 //!
-//! With a game clock the ideal time per move is `(remaining - overhead) / moves_to_go` plus most of
-//! the increment; `moves_to_go` is the host's, or [`SearchParams::time_moves_to_go`] when the clock
-//! does not say. The soft deadline is [`SearchParams::time_soft_percent`] of it (half by default),
+//! With a game clock the ideal time per move is the time of the next `moves_to_go` moves (the
+//! clock plus their increments, less one move overhead each) shared equally; `moves_to_go` is the
+//! host's, or [`SearchParams::time_moves_to_go`] when the clock does not say. The soft deadline is [`SearchParams::time_soft_percent`] of it (half by default),
 //! stretched or shrunk by how the search is going
 //! (best move stable: stop early; best move changing or score dropping: think longer). The hard
 //! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
@@ -62,7 +62,12 @@ impl TimeManager {
                     .moves_to_go
                     .unwrap_or(default_moves_to_go)
                     .clamp(1, default_moves_to_go * 2);
-                let ideal = usable / moves_to_go + clock.increment.mul_f64(0.75);
+                // Every move of the horizon loses its overhead (the host's and the link's delay
+                // happen per move) and gains its increment: planning with both keeps a clock
+                // that runs low from draining by the delays alone.
+                let horizon = (clock.remaining + clock.increment * (moves_to_go - 1))
+                    .saturating_sub(move_overhead * (moves_to_go + 1));
+                let ideal = horizon / moves_to_go;
                 let ceiling = if moves_to_go == 1 {
                     usable.mul_f64(0.9)
                 } else {
@@ -163,6 +168,27 @@ mod tests {
             &SearchParams::default(),
         );
         assert!(!untimed.is_timed());
+    }
+
+    #[test]
+    fn a_low_clock_stops_draining_by_the_overhead() {
+        // 0.25 s left plus this move's 0.05 s increment, 50 ms lost per move on the way: the
+        // longest this move may take, with its overhead, stays within two increments (planning
+        // with one overhead for the whole clock allowed 0.15 s, and a clock this low ran out).
+        let increment = Duration::from_millis(50);
+        let overhead = Duration::from_millis(50);
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(300),
+                increment,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let manager = TimeManager::new(&limits, overhead, Instant::now(), &SearchParams::default());
+        let hard = manager.hard.expect("clock gives a hard deadline");
+        assert!(hard + overhead <= increment * 2, "hard deadline {hard:?}");
+        assert!(hard >= MIN_DEADLINE);
     }
 
     #[test]
