@@ -15,32 +15,13 @@ use onca::game::record::{Game, Outcome};
 use onca::notation::fen::parse_position;
 use onca::rules::movegen;
 use onca::rules::position::{Color, Position};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// A fresh directory under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("onca-egtb-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("temporary directory");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn generate_into(dir: &TempDir, pieces: u32) -> Tablebases {
+fn generate_into(dir: &tempfile::TempDir, pieces: u32) -> Tablebases {
     let options = Options {
         max_pieces: pieces,
         distance_pieces: pieces,
-        dir: dir.0.clone(),
+        dir: dir.path().to_path_buf(),
     };
     let (_, tablebases) = generate::generate(&options, &mut |_| {}).expect("generation works");
     tablebases
@@ -51,7 +32,10 @@ fn generate_into(dir: &TempDir, pieces: u32) -> Tablebases {
 fn tables() -> &'static Tablebases {
     static TABLES: OnceLock<Tablebases> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let dir = TempDir::new("shared");
+        let dir = tempfile::Builder::new()
+            .prefix("onca-egtb-shared-")
+            .tempdir()
+            .expect("temporary directory");
         let mut tablebases = generate_into(&dir, 3);
         let keys = [MaterialKey::new(0, 3, 0, 1), MaterialKey::new(0, 1, 0, 3)];
         let codes = generate::solve_pair(&keys, &tablebases).expect("3 kings v 1 solves");
@@ -435,13 +419,16 @@ fn best_moves_follow_the_distance() {
 
 #[test]
 fn damaged_tables_are_refused_and_the_rest_still_works() {
-    let dir = TempDir::new("damage");
+    let dir = tempfile::Builder::new()
+        .prefix("onca-egtb-damage-")
+        .tempdir()
+        .expect("temporary directory");
     let fresh = generate_into(&dir, 3);
     assert_eq!(fresh.max_pieces(), 3);
     let flipped_key = MaterialKey::new(1, 1, 0, 1);
     let cut_key = MaterialKey::new(0, 1, 0, 2);
-    let flipped = store::path(&dir.0, flipped_key, Kind::Wdl);
-    let cut = store::path(&dir.0, cut_key, Kind::Wdl);
+    let flipped = store::path(dir.path(), flipped_key, Kind::Wdl);
+    let cut = store::path(dir.path(), cut_key, Kind::Wdl);
     let mut bytes = std::fs::read(&flipped).expect("table written");
     let last = bytes.len() - 1;
     bytes[last] ^= 0x10;
@@ -449,23 +436,23 @@ fn damaged_tables_are_refused_and_the_rest_still_works() {
     let bytes = std::fs::read(&cut).expect("table written");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).expect("rewrite");
     // A half-written temporary file is never taken for a table.
-    std::fs::write(dir.0.join("m0k1_m0k1.wdl.tmp"), b"junk").expect("write");
+    std::fs::write(dir.path().join("m0k1_m0k1.wdl.tmp"), b"junk").expect("write");
 
-    let error = store::read(&dir.0, flipped_key, Kind::Wdl).expect_err("damaged");
+    let error = store::read(dir.path(), flipped_key, Kind::Wdl).expect_err("damaged");
     assert!(
         format!("{error:#}").contains("checksum mismatch"),
         "{error:#}"
     );
-    let error = store::read(&dir.0, cut_key, Kind::Wdl).expect_err("truncated");
+    let error = store::read(dir.path(), cut_key, Kind::Wdl).expect_err("truncated");
     assert!(format!("{error:#}").contains("truncated"), "{error:#}");
 
     // Loading maps the files and checks headers and block offsets: the cut file is refused by
     // name; the flipped payload byte is found by the full check (`onca egtb verify`).
-    let loaded = Tablebases::load(&dir.0).expect("directory readable");
+    let loaded = Tablebases::load(dir.path()).expect("directory readable");
     assert_eq!(loaded.refused().len(), 1, "{:?}", loaded.refused());
     assert!(loaded.refused().iter().any(|m| m.contains("m0k1_m0k2.wdl")));
     assert!(!loaded.has(cut_key));
-    assert!(store::TableFile::open(&dir.0, flipped_key, Kind::Wdl)
+    assert!(store::TableFile::open(dir.path(), flipped_key, Kind::Wdl)
         .expect("header sound")
         .verify()
         .is_err());
@@ -480,7 +467,7 @@ fn damaged_tables_are_refused_and_the_rest_still_works() {
     let options = Options {
         max_pieces: 3,
         distance_pieces: 3,
-        dir: dir.0.clone(),
+        dir: dir.path().to_path_buf(),
     };
     let (reports, rebuilt) = generate::generate(&options, &mut |_| {}).expect("resumes");
     let rebuilt_keys: Vec<_> = reports
@@ -491,11 +478,11 @@ fn damaged_tables_are_refused_and_the_rest_still_works() {
     assert!(rebuilt_keys.contains(&flipped_key) && rebuilt_keys.contains(&cut_key));
     assert!(rebuilt_keys.len() <= 4, "{rebuilt_keys:?}");
     assert_eq!(rebuilt.probe(&damaged), fresh.probe(&damaged));
-    assert!(Tablebases::load(&dir.0)
+    assert!(Tablebases::load(dir.path())
         .expect("readable")
         .refused()
         .is_empty());
-    assert!(Tablebases::load(&dir.0.join("missing")).is_err());
+    assert!(Tablebases::load(&dir.path().join("missing")).is_err());
 }
 
 #[test]

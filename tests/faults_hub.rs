@@ -11,7 +11,6 @@ use onca::egtb::generate::{self, Options};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -175,24 +174,6 @@ fn a_host_that_stops_reading_can_still_stop_and_quit() {
     assert!(wait_exit(&mut child).success());
 }
 
-/// A directory under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("onca-faults-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("temporary directory");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Two kings against one, won by the tables.
 const WON: &str = "W:WK1,K2:BK28";
 
@@ -207,24 +188,27 @@ fn legal_answer(engine: &mut Engine, fen: &str) {
 
 #[test]
 fn endgame_tables_truncated_then_deleted_mid_game() {
-    let tables = TempDir::new("egtb");
+    let tables = tempfile::Builder::new()
+        .prefix("onca-faults-egtb-")
+        .tempdir()
+        .expect("temporary directory");
     let options = Options {
         max_pieces: 3,
         distance_pieces: 3,
-        dir: tables.0.clone(),
+        dir: tables.path().to_path_buf(),
     };
     generate::generate(&options, &mut |_| {}).expect("generation works");
     let mut engine = Engine::start();
     engine.handshake();
     engine.send(&format!(
         "set-param name=egtb-path value=\"{}\"",
-        tables.0.display()
+        tables.path().display()
     ));
     engine.barrier();
     assert!(analysis_score(&mut engine, WON, 4).starts_with("89."));
 
     // Every table file cut to a few bytes under the running engine: it keeps the tables it read.
-    for entry in std::fs::read_dir(&tables.0).expect("tables") {
+    for entry in std::fs::read_dir(tables.path()).expect("tables") {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(entry.expect("entry").path())
@@ -246,7 +230,7 @@ fn endgame_tables_truncated_then_deleted_mid_game() {
     legal_answer(&mut engine, WON);
 
     // The directory deleted: the next `init` says so; play goes on without tables.
-    std::fs::remove_dir_all(&tables.0).expect("delete the tables");
+    std::fs::remove_dir_all(tables.path()).expect("delete the tables");
     engine.send("init");
     let error = engine.recv();
     assert!(
@@ -263,8 +247,11 @@ fn endgame_tables_truncated_then_deleted_mid_game() {
 
 #[test]
 fn book_file_truncated_then_deleted_mid_game() {
-    let dir = TempDir::new("book");
-    let book = dir.0.join("book.onb");
+    let dir = tempfile::Builder::new()
+        .prefix("onca-faults-book-")
+        .tempdir()
+        .expect("temporary directory");
+    let book = dir.path().join("book.onb");
     let built = hub_support::run_onca(&[
         "book",
         "build",

@@ -16,24 +16,6 @@ const ONCA: &str = env!("CARGO_BIN_EXE_onca");
 /// The longest any step may take before the test counts it as a hang.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A directory under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("onca-faults-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("temporary directory");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// An engine command that appends its process id to `pids` and then becomes `command`.
 fn recorded(pids: &Path, command: &str) -> String {
     format!("sh -c 'echo $$ >> {}; exec {command}'", pids.display())
@@ -173,9 +155,12 @@ fn quick_match(engines: &[String], pdn: &Path, games: usize) -> Command {
 #[test]
 fn sigterm_mid_match_stops_the_engines_and_resume_completes_it() {
     const GAMES: usize = 6;
-    let dir = TempDir::new("sigterm-match");
-    let pids = dir.0.join("pids");
-    let pdn = dir.0.join("games.pdn");
+    let dir = tempfile::Builder::new()
+        .prefix("onca-faults-sigterm-match-")
+        .tempdir()
+        .expect("temporary directory");
+    let pids = dir.path().join("pids");
+    let pdn = dir.path().join("games.pdn");
     let engines = [recorded(&pids, &onca_hub()), recorded(&pids, &onca_hub())];
     let mut child = quick_match(&engines, &pdn, GAMES)
         .stdout(Stdio::null())
@@ -225,9 +210,12 @@ fn sigterm_mid_match_stops_the_engines_and_resume_completes_it() {
 fn sigterm_while_an_engine_thinks_stops_at_once() {
     // The engine never answers and the runner would wait an hour for it: the signal ends the
     // wait, the game is abandoned (not written) and both engines are stopped.
-    let dir = TempDir::new("sigterm-hang");
-    let pids = dir.0.join("pids");
-    let pdn = dir.0.join("games.pdn");
+    let dir = tempfile::Builder::new()
+        .prefix("onca-faults-sigterm-hang-")
+        .tempdir()
+        .expect("temporary directory");
+    let pids = dir.path().join("pids");
+    let pdn = dir.path().join("games.pdn");
     let mut child = Command::new(ONCA)
         .args(["match", "--engine", &recorded(&pids, &fake("hang"))])
         .args(["--engine", &recorded(&pids, &fake("legal"))])
@@ -330,8 +318,11 @@ fn full_disk_runs(dir: &Path, games: usize) -> Option<FullDiskRuns> {
 #[test]
 fn a_full_disk_stops_the_match_and_resume_completes_it() {
     const GAMES: usize = 12;
-    let dir = TempDir::new("full-disk");
-    let Some(runs) = full_disk_runs(&dir.0, GAMES) else {
+    let dir = tempfile::Builder::new()
+        .prefix("onca-faults-full-disk-")
+        .tempdir()
+        .expect("temporary directory");
+    let Some(runs) = full_disk_runs(dir.path(), GAMES) else {
         return;
     };
     // The first run stops at the first write that fails, with one line saying what to do.

@@ -7,27 +7,17 @@ mod hub_support;
 use hub_support::{analysis_score, check_search, Engine};
 use onca::egtb::generate::{self, Options};
 use onca::notation::fen::parse_position;
-use std::path::PathBuf;
-
-/// A directory under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Every table up to 3 pieces, written into a fresh temporary directory.
-fn three_piece_tables(tag: &str) -> TempDir {
-    let dir =
-        TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-{tag}-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&dir.0);
-    std::fs::create_dir_all(&dir.0).expect("temporary directory");
+fn three_piece_tables(tag: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("onca-hub-egtb-{tag}-"))
+        .tempdir()
+        .expect("temporary directory");
     let options = Options {
         max_pieces: 3,
         distance_pieces: 3,
-        dir: dir.0.clone(),
+        dir: dir.path().to_path_buf(),
     };
     generate::generate(&options, &mut |_| {}).expect("generation works");
     dir
@@ -56,7 +46,7 @@ fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
 
     engine.send(&format!(
         "set-param name=egtb-path value=\"{}\"",
-        tables.0.display()
+        tables.path().display()
     ));
     engine.barrier();
     let with = analyse(&mut engine);
@@ -80,16 +70,16 @@ fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
 #[test]
 fn init_reloads_tables_that_appeared_after_the_path_was_set() {
     let tables = three_piece_tables("reload");
-    let later =
-        TempDir(std::env::temp_dir().join(format!("onca-hub-egtb-later-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&later.0);
-    std::fs::create_dir_all(&later.0).expect("temporary directory");
+    let later = tempfile::Builder::new()
+        .prefix("onca-hub-egtb-later-")
+        .tempdir()
+        .expect("temporary directory");
     let mut engine = Engine::start();
     engine.send("hub");
     engine.expect("wait");
     engine.send(&format!(
         "set-param name=egtb-path value=\"{}\"",
-        later.0.display()
+        later.path().display()
     ));
     let error = engine.recv();
     assert!(error.contains("holds no endgame tables"), "{error}");
@@ -98,10 +88,10 @@ fn init_reloads_tables_that_appeared_after_the_path_was_set() {
     assert_eq!(engine.recv(), "ready");
     assert!(!analyse(&mut engine).starts_with("89."));
     // The tables are generated into the directory; the next init maps them.
-    for entry in std::fs::read_dir(&tables.0).expect("tables") {
+    for entry in std::fs::read_dir(tables.path()).expect("tables") {
         let path = entry.expect("entry").path();
         if let Some(name) = path.file_name() {
-            std::fs::copy(&path, later.0.join(name)).expect("copy");
+            std::fs::copy(&path, later.path().join(name)).expect("copy");
         }
     }
     engine.send("init");
