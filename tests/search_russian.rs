@@ -58,7 +58,10 @@ fn the_game_record_plays_by_its_variant() {
     let mut crowned = Game::in_variant(Variant::Russian, position("W:W11:B7,9"));
     assert_eq!(crowned.legal_moves().len(), 1);
     let mv = crowned.play_text("11x13x7x9").expect("legal in Russian");
-    let piece = crowned.current().piece_at(mv.to).expect("the capturer stands there");
+    let piece = crowned
+        .current()
+        .piece_at(mv.to)
+        .expect("the capturer stands there");
     assert!(piece.king, "crowned during the capture");
     assert_eq!(
         crowned.outcome(&DrawRules::default()),
