@@ -93,6 +93,9 @@ enum Command {
         #[arg(long = "search", value_name = "NAME=VALUE",
               value_parser = onca::cli::analyze::parse_search_setting)]
         search: Vec<onca::cli::analyze::SearchSetting>,
+        /// The rules to search under: brazilian or russian (same positions, another node count).
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// Print the static evaluation broken down by term for White and Black (in men), and the
     /// total from the side to move.
@@ -103,6 +106,9 @@ enum Command {
         /// Evaluation weights file (`name opening endgame` lines). Default: the built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
+        /// The rules whose endgame knowledge applies: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// Search one position and print a line per iteration, then `bestmove <move>`; or, with
     /// --pdn, review every game of a PDN file (classed moves, annotated PDN, graphs).
@@ -169,7 +175,9 @@ fn run(command: Command) -> Result<()> {
             hash,
             weights,
             search,
+            variant,
         } => onca::cli::analyze::run_bench(
+            variant,
             depth,
             threads as usize,
             hash as usize,
@@ -182,7 +190,11 @@ fn run(command: Command) -> Result<()> {
         Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
         Command::Book { command } => onca::cli::book::run(command, &mut out)?,
         Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
-        Command::Eval { position, weights } => {
+        Command::Eval {
+            position,
+            weights,
+            variant,
+        } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {
                 Some(path) => {
@@ -190,7 +202,7 @@ fn run(command: Command) -> Result<()> {
                 }
                 None => onca::eval::weights::Weights::default(),
             };
-            onca::eval::report::write_report(&position, &weights, &mut out)?;
+            onca::eval::report::write_report(variant, &position, &weights, &mut out)?;
         }
         Command::Moves { position, variant } => {
             let position = read_position(position.as_deref())?;

@@ -131,6 +131,14 @@ pub fn classify(position: &Position) -> Verdict {
     classify_for::<Brazilian>(position)
 }
 
+/// [`classify`] in the variant chosen at run time (for reports, not the search).
+pub fn classify_in(variant: Variant, position: &Position) -> Verdict {
+    match variant {
+        Variant::Brazilian => classify_for::<Brazilian>(position),
+        Variant::Russian => classify_for::<crate::rules::variant::Russian>(position),
+    }
+}
+
 /// [`classify`] under the rules `R`.
 #[inline]
 pub fn classify_for<R: Rules>(position: &Position) -> Verdict {

@@ -22,7 +22,7 @@ use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
 use crate::rules::square::{Square, BIT_SLOTS};
-use crate::rules::variant::{Brazilian, Rules};
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 
 /// Pieces on the board at the start: the opening end of the phase scale.
 pub const PHASE_PIECES: i32 = 24;
@@ -303,6 +303,14 @@ pub fn evaluate(position: &Position) -> Score {
 #[inline]
 pub fn evaluate_with(position: &Position, weights: &Weights) -> Score {
     evaluate_for::<Brazilian>(position, weights)
+}
+
+/// [`evaluate_with`] in the variant chosen at run time (for reports, not the search).
+pub fn evaluate_in(variant: Variant, position: &Position, weights: &Weights) -> Score {
+    match variant {
+        Variant::Brazilian => evaluate_for::<Brazilian>(position, weights),
+        Variant::Russian => evaluate_for::<Russian>(position, weights),
+    }
 }
 
 /// [`evaluate_with`] under the rules `R` (they change only the endgame knowledge; the weights are
