@@ -97,6 +97,7 @@ pub async fn export(
         .filter(|(name, _)| !matches!(name.as_str(), "Result" | "GameType" | "FEN"))
         .collect();
     let pdn = PdnGame {
+        variant: game.variant(),
         tags,
         start: *game.start(),
         moves: game.moves().to_vec(),
