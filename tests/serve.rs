@@ -401,6 +401,11 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
 
 #[tokio::test]
 async fn russian_games_use_russian_rules_and_pdn_game_type_25() {
+    let (_, board) = answer(app(&state(1)), get("/api/board")).await;
+    assert_eq!(board["variant"], "brazilian");
+    let russian_page = state(1).with_variant(onca::rules::variant::Variant::Russian);
+    let (_, board) = answer(app(&russian_page), get("/api/board")).await;
+    assert_eq!(board["variant"], "russian");
     let app = app(&state(1));
     // White may take one man with 21 or two with 28: Russian lists both, Brazilian only 28's.
     let position = r#""fen": "W:W21,28:B17,24,15""#;

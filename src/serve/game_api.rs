@@ -8,8 +8,10 @@ use crate::game::record::{Game, Outcome};
 use crate::notation::fen;
 use crate::rules::position::{Color, Position};
 use crate::rules::square::Square;
+use crate::serve::app::AppState;
 use crate::serve::guard::{ApiError, ApiJson};
 use crate::serve::wire::{move_label, GameRequest, MoveJson, PositionJson, SquareJson};
+use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
@@ -18,13 +20,16 @@ use serde::Serialize;
 pub struct BoardJson {
     squares: Vec<SquareJson>,
     start_fen: String,
+    /// The rules the page starts with (`onca serve --variant`).
+    variant: &'static str,
 }
 
 /// `GET /api/board`.
-pub async fn board() -> Json<BoardJson> {
+pub async fn board(State(state): State<AppState>) -> Json<BoardJson> {
     Json(BoardJson {
         squares: Square::all().map(SquareJson::of).collect(),
         start_fen: fen::to_fen(&Position::start()),
+        variant: state.variant.name(),
     })
 }
 

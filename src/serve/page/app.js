@@ -1053,6 +1053,7 @@ async function start() {
     return;
   }
   state.squares = info.squares;
+  state.game.variant = info.variant ?? 'brazilian';
   board = new BoardView($('board'), info.squares, $('move-chooser'));
   board.onMove = guard(playMove);
   if (await loadGame({ fen: null, moves: [] })) setStatus('Ready: White to move');
