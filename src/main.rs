@@ -121,6 +121,9 @@ enum Command {
     Egtb {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
+        /// The rules of the tables: only brazilian exists so far (russian is refused).
+        #[arg(long, global = true, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// A board in the browser: play against the engine, analyse, import and review PDN games.
     /// Serves a page on http://127.0.0.1:8080 (only this machine) until ended with Ctrl-C.
@@ -130,7 +133,19 @@ enum Command {
     Book {
         #[command(subcommand)]
         command: onca::cli::book::BookCommand,
+        /// The rules of the book: only brazilian exists so far (russian is refused).
+        #[arg(long, global = true, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
+}
+
+/// Refuses `variant` for the databases that exist only for Brazilian so far, rather than give
+/// Brazilian answers to another variant's question.
+fn brazilian_only(variant: Variant, what: &str) -> Result<()> {
+    if variant != Variant::Brazilian {
+        anyhow::bail!("{what} exist only for Brazilian draughts so far, not for {variant}");
+    }
+    Ok(())
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -187,8 +202,14 @@ fn run(command: Command) -> Result<()> {
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
-        Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
-        Command::Book { command } => onca::cli::book::run(command, &mut out)?,
+        Command::Egtb { command, variant } => {
+            brazilian_only(variant, "endgame tables")?;
+            onca::cli::egtb::run(command, &mut out)?
+        }
+        Command::Book { command, variant } => {
+            brazilian_only(variant, "opening books")?;
+            onca::cli::book::run(command, &mut out)?
+        }
         Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
         Command::Eval {
             position,

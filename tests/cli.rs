@@ -118,6 +118,15 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     for args in [
         &["moves", "--position", "W:W33:B1"][..],
         &["perft", "3", "--variant", "international"][..],
+        &[
+            "egtb",
+            "probe",
+            "--position",
+            "W:WK1:BK32",
+            "--variant",
+            "russian",
+        ][..],
+        &["book", "stats", "--variant", "russian"][..],
         &["perft", "3", "--position", "nonsense"][..],
         &["perft", "3", "--threads", "0"][..],
         &["perft", "x"][..],
