@@ -93,6 +93,9 @@ enum Command {
         #[arg(long = "search", value_name = "NAME=VALUE",
               value_parser = onca::cli::analyze::parse_search_setting)]
         search: Vec<onca::cli::analyze::SearchSetting>,
+        /// The rules to search under: brazilian or russian (same positions, another node count).
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// Print the static evaluation broken down by term for White and Black (in men), and the
     /// total from the side to move.
@@ -103,6 +106,9 @@ enum Command {
         /// Evaluation weights file (`name opening endgame` lines). Default: the built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
+        /// The rules whose endgame knowledge applies: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// Search one position and print a line per iteration, then `bestmove <move>`; or, with
     /// --pdn, review every game of a PDN file (classed moves, annotated PDN, graphs).
@@ -115,6 +121,9 @@ enum Command {
     Egtb {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
+        /// The rules of the tables: only brazilian exists so far (russian is refused).
+        #[arg(long, global = true, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
     /// A board in the browser: play against the engine, analyse, import and review PDN games.
     /// Serves a page on http://127.0.0.1:8080 (only this machine) until ended with Ctrl-C.
@@ -124,7 +133,19 @@ enum Command {
     Book {
         #[command(subcommand)]
         command: onca::cli::book::BookCommand,
+        /// The rules of the book: only brazilian exists so far (russian is refused).
+        #[arg(long, global = true, default_value_t = Variant::Brazilian)]
+        variant: Variant,
     },
+}
+
+/// Refuses `variant` for the databases that exist only for Brazilian so far, rather than give
+/// Brazilian answers to another variant's question.
+fn brazilian_only(variant: Variant, what: &str) -> Result<()> {
+    if variant != Variant::Brazilian {
+        anyhow::bail!("{what} exist only for Brazilian draughts so far, not for {variant}");
+    }
+    Ok(())
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -169,7 +190,9 @@ fn run(command: Command) -> Result<()> {
             hash,
             weights,
             search,
+            variant,
         } => onca::cli::analyze::run_bench(
+            variant,
             depth,
             threads as usize,
             hash as usize,
@@ -179,10 +202,20 @@ fn run(command: Command) -> Result<()> {
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
-        Command::Egtb { command } => onca::cli::egtb::run(command, &mut out)?,
-        Command::Book { command } => onca::cli::book::run(command, &mut out)?,
+        Command::Egtb { command, variant } => {
+            brazilian_only(variant, "endgame tables")?;
+            onca::cli::egtb::run(command, &mut out)?
+        }
+        Command::Book { command, variant } => {
+            brazilian_only(variant, "opening books")?;
+            onca::cli::book::run(command, &mut out)?
+        }
         Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
-        Command::Eval { position, weights } => {
+        Command::Eval {
+            position,
+            weights,
+            variant,
+        } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {
                 Some(path) => {
@@ -190,7 +223,7 @@ fn run(command: Command) -> Result<()> {
                 }
                 None => onca::eval::weights::Weights::default(),
             };
-            onca::eval::report::write_report(&position, &weights, &mut out)?;
+            onca::eval::report::write_report(variant, &position, &weights, &mut out)?;
         }
         Command::Moves { position, variant } => {
             let position = read_position(position.as_deref())?;

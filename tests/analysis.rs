@@ -9,6 +9,7 @@ use onca::game::pdn::read_games;
 use onca::notation::fen::parse_fen;
 use onca::rules::movegen;
 use onca::rules::position::Position;
+use onca::rules::variant::Variant;
 use onca::search::control::{SearchControl, SearchSettings};
 use onca::search::limits::Limits;
 use onca::search::searcher::Searcher;
@@ -36,6 +37,7 @@ fn review(
     let mut searcher = Searcher::new(16);
     review_game(
         &mut searcher,
+        Variant::Brazilian,
         start,
         moves,
         &config(8),
@@ -75,6 +77,7 @@ fn hanging_a_man_is_a_blunder_and_the_best_move_is_best() {
         .expect("some reply hangs a man");
     let reviewed = review_game(
         &mut searcher,
+        Variant::Brazilian,
         start,
         &[first, hanging],
         &settings,

@@ -308,6 +308,7 @@ fn learning_from_games_drops_the_move_that_lost_them() {
     std::fs::write(&book, file::encode(&mut [entry(best, 20), entry(other, 0)])).expect("written");
     // Forty games lost by the book's best move, forty drawn by the other.
     let game = |mv, result| PdnGame {
+        variant: onca::rules::variant::Variant::Brazilian,
         tags: vec![("Event".into(), "learning".into())],
         start,
         moves: vec![mv],

@@ -77,10 +77,56 @@ fn perft_and_moves_follow_the_chosen_variant() {
 }
 
 #[test]
+fn analyze_eval_and_bench_follow_the_chosen_variant() {
+    // A man crowned on b8 in the middle of a capture goes on as a king in Russian only.
+    let position = "W:W12,20,22,24,27,30,32:B8,9,11,14";
+    let analyze = |variant| {
+        let output = onca(&[
+            "analyze",
+            "-p",
+            position,
+            "--depth",
+            "4",
+            "--variant",
+            variant,
+        ]);
+        assert!(output.status.success(), "{variant}");
+        stdout(&output).lines().last().expect("a line").to_string()
+    };
+    assert_eq!(analyze("russian"), "bestmove 12x21x8x14");
+    assert_eq!(analyze("brazilian"), "bestmove 12x3x8");
+
+    // The compiled-in three-kings tables are Brazilian: Russian scores the hunt by rules of thumb.
+    let hunt = ["eval", "-p", "W:WK22,K1,K32:BK12"];
+    assert!(stdout(&onca(&hunt)).contains("in 12 plies (compiled-in tables)"));
+    let russian = stdout(&onca(&[&hunt[..], &["--variant", "russian"][..]].concat()));
+    assert!(russian.contains("white hunts the lone king"), "{russian}");
+
+    let bench = |variant| {
+        let output = onca(&["bench", "--depth", "5", "--variant", variant]);
+        assert!(output.status.success(), "{variant}");
+        let text = stdout(&output);
+        let last = text.lines().last().expect("a line").to_string();
+        last.split_whitespace().next().expect("a count").to_string()
+    };
+    assert_ne!(bench("russian"), bench("brazilian"));
+    assert_eq!(bench("russian"), bench("russian"));
+}
+
+#[test]
 fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
     for args in [
         &["moves", "--position", "W:W33:B1"][..],
         &["perft", "3", "--variant", "international"][..],
+        &[
+            "egtb",
+            "probe",
+            "--position",
+            "W:WK1:BK32",
+            "--variant",
+            "russian",
+        ][..],
+        &["book", "stats", "--variant", "russian"][..],
         &["perft", "3", "--position", "nonsense"][..],
         &["perft", "3", "--threads", "0"][..],
         &["perft", "x"][..],

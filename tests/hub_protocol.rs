@@ -45,6 +45,10 @@ fn handshake_declares_parameters_and_init_repeats() {
         let variant = params.iter().find(|p| p.contains("name=variant")).unwrap();
         assert_eq!(field(variant, "value").as_deref(), Some("brazilian"));
         assert_eq!(field(variant, "type").as_deref(), Some("enum"));
+        assert_eq!(
+            field(variant, "values").as_deref(),
+            Some("brazilian russian")
+        );
         for _ in 0..3 {
             engine.send("init");
             assert_eq!(engine.recv(), "ready");
@@ -186,7 +190,7 @@ fn set_param_between_searches_and_mirrored_numbering() {
     engine.handshake();
     engine.send("set-param name=hash value=lots");
     assert!(engine.recv().starts_with("error message="));
-    engine.send("set-param name=variant value=russian");
+    engine.send("set-param name=variant value=international");
     assert!(engine.recv().starts_with("error message="));
     engine.send("set-param name=initial-time value=300");
     engine.send("set-param name=tt-size value=16");

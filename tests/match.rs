@@ -366,6 +366,47 @@ fn onca_plays_itself() {
     }
 }
 
+#[test]
+fn onca_plays_itself_in_russian() {
+    // The referee plays the Brazilian ballots under Russian rules, tells both engines the variant
+    // and checks every move by Russian rules; the PDN file says GameType 25 and reads back.
+    let engine = format!("'{ONCA}' hub");
+    let run = run_match(
+        "russian",
+        &engine,
+        &engine,
+        &[
+            "--games",
+            "2",
+            "--depth",
+            "3",
+            "--max-plies",
+            "200",
+            "--variant",
+            "russian",
+        ],
+    );
+    assert!(run.success, "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for bad in ["illegal", "crash", "hang", "flag"] {
+        assert!(!run.stdout.contains(bad), "{bad} in {}", run.stdout);
+    }
+    for game in &run.games {
+        assert_eq!(game.variant, onca::rules::variant::Variant::Russian);
+        assert_eq!(game.tag("GameType"), Some("25"));
+    }
+    // The tables are Brazilian: they cannot referee Russian games.
+    let refused = Command::new(ONCA)
+        .args([
+            "match", "--engine", &engine, "--engine", &engine, "--games", "2",
+        ])
+        .args(["--depth", "1", "--variant", "russian", "--egtb", "."])
+        .output()
+        .expect("onca runs");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Brazilian"));
+}
+
 /// Three deterministic fake engines: L plays legally, I always answers an illegal move, J prints
 /// junk and then plays legally.
 fn three_fakes() -> [String; 3] {

@@ -44,6 +44,7 @@ fn random_games(seed: u64, count: usize) -> Vec<PdnGame> {
                 position = position.play(&mv);
             }
             PdnGame {
+                variant: onca::rules::variant::Variant::Brazilian,
                 tags: vec![
                     ("Event".into(), format!("interop {index}")),
                     ("White".into(), "Onça".into()),

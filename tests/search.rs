@@ -11,6 +11,7 @@ use onca::notation::fen::parse_position;
 use onca::rules::movegen::legal_moves;
 use onca::rules::moves::Move;
 use onca::rules::position::Position;
+use onca::rules::variant::Variant;
 use onca::search::bench;
 use onca::search::control::{SearchControl, SearchResult, SearchSettings};
 use onca::search::limits::Limits;
@@ -290,10 +291,26 @@ fn move_count_rule_draws_inside_the_search() {
 
 #[test]
 fn bench_node_counts_repeat() {
-    let first = bench::run(5, 1, 2, None, SearchParams::default(), |_| {})
-        .expect("bench positions are valid");
-    let second = bench::run(5, 1, 2, None, SearchParams::default(), |_| {})
-        .expect("bench positions are valid");
+    let first = bench::run(
+        Variant::Brazilian,
+        5,
+        1,
+        2,
+        None,
+        SearchParams::default(),
+        |_| {},
+    )
+    .expect("bench positions are valid");
+    let second = bench::run(
+        Variant::Brazilian,
+        5,
+        1,
+        2,
+        None,
+        SearchParams::default(),
+        |_| {},
+    )
+    .expect("bench positions are valid");
     assert!(first.len() >= 30);
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
         results.iter().map(|found| found.nodes).collect()
@@ -308,10 +325,26 @@ fn bench_node_counts_repeat() {
 fn the_search_evaluates_with_the_weights_it_is_given() {
     // A copy of the built-in weights: exactly the built-in search, node for node.
     let copy = Arc::new(Weights::default());
-    let built_in = bench::run(4, 1, 2, None, SearchParams::default(), |_| {})
-        .expect("bench positions are valid");
-    let copied = bench::run(4, 1, 2, Some(copy), SearchParams::default(), |_| {})
-        .expect("bench positions are valid");
+    let built_in = bench::run(
+        Variant::Brazilian,
+        4,
+        1,
+        2,
+        None,
+        SearchParams::default(),
+        |_| {},
+    )
+    .expect("bench positions are valid");
+    let copied = bench::run(
+        Variant::Brazilian,
+        4,
+        1,
+        2,
+        Some(copy),
+        SearchParams::default(),
+        |_| {},
+    )
+    .expect("bench positions are valid");
     let nodes = |results: &[bench::PositionResult]| -> Vec<u64> {
         results.iter().map(|found| found.nodes).collect()
     };

@@ -400,6 +400,75 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
 }
 
 #[tokio::test]
+async fn russian_games_use_russian_rules_and_pdn_game_type_25() {
+    let (_, board) = answer(app(&state(1)), get("/api/board")).await;
+    assert_eq!(board["variant"], "brazilian");
+    let russian_page = state(1).with_variant(onca::rules::variant::Variant::Russian);
+    let (_, board) = answer(app(&russian_page), get("/api/board")).await;
+    assert_eq!(board["variant"], "russian");
+    let app = app(&state(1));
+    // White may take one man with 21 or two with 28: Russian lists both, Brazilian only 28's.
+    let position = r#""fen": "W:W21,28:B17,24,15""#;
+    let legal = |game: &Value| -> Vec<String> {
+        let moves = game["legal"].as_array().expect("legal");
+        moves
+            .iter()
+            .map(|mv| mv["hub"].as_str().expect("hub").to_string())
+            .collect()
+    };
+    let body = format!(r#"{{{position}, "variant": "russian"}}"#);
+    let (status, russian) = answer(app.clone(), post("/api/game", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{russian}");
+    assert_eq!(russian["variant"], "russian");
+    assert_eq!(legal(&russian), ["21x14x17", "28x10x15x24"]);
+    let (_, brazilian) = answer(app.clone(), post("/api/game", &format!("{{{position}}}"))).await;
+    assert_eq!(brazilian["variant"], "brazilian");
+    assert_eq!(legal(&brazilian), ["28x10x15x24"]);
+
+    // A man crowned during a capture goes on as a king and is marked as promoted.
+    let crowning = r#"{"fen": "W:W11:B7,9", "variant": "russian"}"#;
+    let (_, game) = answer(app.clone(), post("/api/game", crowning)).await;
+    assert_eq!(game["legal"][0]["hub"], "11x13x7x9");
+    assert_eq!(game["legal"][0]["promotes"], true);
+
+    let bad = format!(r#"{{{position}, "variant": "checkers"}}"#);
+    let (status, error) = answer(app.clone(), post("/api/game", &bad)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("checkers")));
+
+    // Export writes GameType 25; import reads it back as a Russian game.
+    let export = format!(
+        r#"{{{position}, "moves": ["21x14x17"], "variant": "russian", "notation": "numeric"}}"#
+    );
+    let (status, exported) = answer(app.clone(), post("/api/pdn/export", &export)).await;
+    assert_eq!(status, StatusCode::OK, "{exported}");
+    let text = exported["text"].as_str().expect("text");
+    assert!(text.contains("[GameType \"25,W,8,8,N2,0\"]"), "{text}");
+    let request = serde_json::json!({ "text": text }).to_string();
+    let (status, imported) = answer(app.clone(), post("/api/pdn/import", &request)).await;
+    assert_eq!(status, StatusCode::OK, "{imported}");
+    assert_eq!(imported["games"][0]["variant"], "russian");
+    assert_eq!(
+        imported["games"][0]["moves"],
+        serde_json::json!(["21x14x17"])
+    );
+
+    // A Russian analysis searches under Russian rules and names a Russian move.
+    let events = stream(
+        app,
+        post(
+            "/api/search",
+            r#"{"fen": "W:W11:B7,9", "variant": "russian", "mode": "analyze", "depth": 3}"#,
+        ),
+    )
+    .await;
+    let (_, done) = events.last().expect("events");
+    assert_eq!(done["best"], "11x13x7x9");
+}
+
+#[tokio::test]
 async fn pdn_games_are_imported_and_exported() {
     let app = app(&state(1));
     let text = "[Event \"Test\"]\n[Result \"*\"]\n1. c3-d4 f6-g5 2. b2-c3 *\n";

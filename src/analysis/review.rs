@@ -9,9 +9,9 @@
 
 use crate::eval::score::Score;
 use crate::game::record::{Game, Outcome};
-use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 use crate::search::control::{SearchControl, SearchSettings};
 use crate::search::limits::Limits;
 use crate::search::searcher::Searcher;
@@ -263,11 +263,12 @@ fn search_position(
     }
 }
 
-/// Reviews the game from `start` with `moves` (all legal): searches each position with
+/// Reviews the game of `variant` from `start` with `moves` (all legal): searches each position with
 /// `searcher` (its tables and weights as set by the caller) and calls `progress(done, total)`
 /// after each search. Stops early, returning the plies reviewed so far, when `control` is stopped.
 pub fn review_game(
     searcher: &mut Searcher,
+    variant: Variant,
     start: Position,
     moves: &[Move],
     config: &ReviewConfig,
@@ -275,7 +276,7 @@ pub fn review_game(
     progress: &mut dyn FnMut(usize, usize),
 ) -> GameReview {
     let total = moves.len() + 1;
-    let mut game = Game::new(start);
+    let mut game = Game::in_variant(variant, start);
     let mut nodes = 0;
     let mut searched = search_position(searcher, &game, config, control);
     nodes += searched.nodes;
@@ -286,7 +287,7 @@ pub fn review_game(
             break;
         }
         let position = *game.current();
-        let legal_moves = movegen::legal_moves(&position).len();
+        let legal_moves = game.legal_moves().len();
         game.play(played);
         let next = match game.outcome(&config.settings.draw_rules) {
             Some(outcome) => Searched {

@@ -29,9 +29,9 @@ use crate::game::openings::Opening;
 use crate::game::pdn::GameResult;
 use crate::game::record::{Game, Outcome};
 use crate::notation::fen;
-use crate::rules::movegen;
 use crate::rules::moves::{find_hub_move, Move};
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
@@ -148,6 +148,9 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// The openings, each played twice with colours reversed; with none, no game is played.
     pub openings: Vec<Opening>,
+    /// The rules the referee applies; engines are told with `set-param name=variant` unless it
+    /// is Brazilian, every Hub engine's default.
+    pub variant: Variant,
     /// Adjudicate a draw once the game (opening included) has this many plies.
     pub max_plies: Option<usize>,
     /// Seed of the order in which the openings are played ([`shuffled_order`]).
@@ -453,6 +456,7 @@ pub fn shuffled_order(n: usize, seed: u64) -> Vec<usize> {
 /// Starts an engine and takes it through the handshake, options and `init`.
 fn start_engine(
     spec: &EngineSpec,
+    variant: Variant,
     label: &str,
     timeout: Duration,
     log: Option<EngineLog>,
@@ -461,6 +465,9 @@ fn start_engine(
     let mut engine = HubEngine::start_logged(&spec.argv, label, log)?;
     engine.abandon_when(Arc::clone(interrupt));
     engine.handshake(timeout)?;
+    if variant != Variant::Brazilian {
+        engine.set_param("variant", variant.name())?;
+    }
     for (name, value) in &spec.options {
         engine.set_param(name, value)?;
     }
@@ -563,8 +570,15 @@ impl Seat {
             let label = format!("{}#{worker}", spec.name);
             let log = config.log_dir.is_some().then(|| self.logs[engine].clone());
             *slot = Some(
-                start_engine(spec, &label, config.startup_timeout, log, &self.interrupt)
-                    .map_err(|error| error.to_string())?,
+                start_engine(
+                    spec,
+                    config.variant,
+                    &label,
+                    config.startup_timeout,
+                    log,
+                    &self.interrupt,
+                )
+                .map_err(|error| error.to_string())?,
             );
         }
         if let Some(process) = slot.as_mut() {
@@ -591,7 +605,7 @@ impl Seat {
                 Color::Black
             }
         };
-        let mut game = opening.game();
+        let mut game = opening.game_in(config.variant);
         let report = |game: &Game, result: GameResult, termination: Termination| GameReport {
             slot,
             opening: opening.label.clone(),
@@ -712,7 +726,7 @@ impl Seat {
                     return report(&game, loss_for(mover), Termination::FlagFall(detail));
                 }
             }
-            let legal = movegen::legal_moves(game.current());
+            let legal = game.legal_moves();
             let Ok(mv) = find_hub_move(&legal, &answer.best_move) else {
                 let termination = Termination::IllegalMove(answer.best_move);
                 return report(&game, loss_for(mover), termination);
@@ -749,7 +763,7 @@ impl Seat {
         let Some(text) = answer.ponder.as_deref() else {
             return;
         };
-        let replies = movegen::legal_moves(game.current());
+        let replies = game.legal_moves();
         let Ok(reply) = find_hub_move(&replies, text) else {
             return;
         };

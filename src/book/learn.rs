@@ -199,6 +199,7 @@ mod tests {
         let mut entries = vec![entry(start.key(), first), entry(after.key(), reply)];
         entries.sort_by_key(|entry| entry.key);
         let game = |result| PdnGame {
+            variant: crate::rules::variant::Variant::Brazilian,
             tags: Vec::new(),
             start,
             moves: vec![first, reply],

@@ -136,6 +136,10 @@ pub struct AnalyzeArgs {
     /// `--search probcut=1`. engine-protocol.md lists the names.
     #[arg(long = "search", value_name = "NAME=VALUE", value_parser = parse_search_setting)]
     pub search: Vec<SearchSetting>,
+    /// The rules: brazilian or russian. Russian searches do without the opening book and the
+    /// endgame databases, which are Brazilian. With --pdn, a game's GameType tag decides instead.
+    #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
+    pub variant: crate::rules::variant::Variant,
 }
 
 /// One `--search NAME=VALUE` option, checked when parsed.
@@ -244,7 +248,7 @@ fn analyze_position(
         None => Position::start(),
         Some(text) => crate::notation::fen::parse_position(text).context("bad --position")?,
     };
-    let mut game = crate::game::record::Game::new(start);
+    let mut game = crate::game::record::Game::in_variant(args.variant, start);
     if let Some(moves) = &args.moves {
         for text in moves.split_whitespace() {
             game.play_text(text)
@@ -256,6 +260,8 @@ fn analyze_position(
     }
     writeln!(out, "{}", board_diagram(game.current()))?;
     let book = match args.book.as_deref() {
+        // The books are Brazilian: a Russian analysis lists no book moves.
+        _ if args.variant != crate::rules::variant::Variant::Brazilian => None,
         Some("") => None,
         Some(path) => Some(std::sync::Arc::new(
             crate::book::Book::load(std::path::Path::new(path)).map_err(anyhow::Error::msg)?,
@@ -318,6 +324,7 @@ fn analyze_position(
 /// count. `weights` is a weights file to evaluate with instead of the built-in weights, `search`
 /// the `--search` settings.
 pub fn run_bench(
+    variant: crate::rules::variant::Variant,
     depth: u32,
     threads: usize,
     hash_mb: usize,
@@ -329,22 +336,23 @@ pub fn run_bench(
     let params = search_params(search).map_err(anyhow::Error::msg)?;
     let mut failure = None;
     let mut index = 0;
-    let results = crate::search::bench::run(depth, threads, hash_mb, weights, params, |found| {
-        index += 1;
-        let line = format!(
-            "{index:>2} {:>10} nodes {:>9.4} s depth {:>2} best {:<10} {}",
-            found.nodes,
-            found.elapsed.as_secs_f64(),
-            found.depth,
-            found.best.as_deref().unwrap_or("none"),
-            found.fen
-        );
-        if failure.is_none() {
-            if let Err(error) = writeln!(out, "{line}") {
-                failure = Some(error);
+    let results =
+        crate::search::bench::run(variant, depth, threads, hash_mb, weights, params, |found| {
+            index += 1;
+            let line = format!(
+                "{index:>2} {:>10} nodes {:>9.4} s depth {:>2} best {:<10} {}",
+                found.nodes,
+                found.elapsed.as_secs_f64(),
+                found.depth,
+                found.best.as_deref().unwrap_or("none"),
+                found.fen
+            );
+            if failure.is_none() {
+                if let Err(error) = writeln!(out, "{line}") {
+                    failure = Some(error);
+                }
             }
-        }
-    })?;
+        })?;
     if let Some(error) = failure {
         return Err(error.into());
     }

@@ -14,9 +14,10 @@ use crate::cli::eval_graph::evaluation_svg;
 use crate::eval::score::Score;
 use crate::game::pdn::write::{write_annotated, MoveNote};
 use crate::game::pdn::{PdnGame, PdnReader};
-use crate::notation::pdn::write_move;
+use crate::notation::pdn::write_move_in;
 use crate::notation::squares::SquareNotation;
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 use crate::search::control::{SearchControl, SearchSettings};
 use crate::search::limits::Limits;
 use crate::search::searcher::Searcher;
@@ -103,6 +104,7 @@ pub fn run(
         let bar = progress_bar(number, game.moves.len() + 1);
         let review = review_game(
             &mut searcher,
+            game.variant,
             game.start,
             &game.moves,
             &config,
@@ -219,10 +221,15 @@ fn nag(ply: &PlyReview) -> Option<&'static str> {
 
 /// What a flagged or classed move did, in words, with the better move (its value from White's
 /// view).
-fn verdict(ply: &PlyReview, position: &Position, notation: SquareNotation) -> Option<String> {
+fn verdict(
+    ply: &PlyReview,
+    variant: Variant,
+    position: &Position,
+    notation: SquareNotation,
+) -> Option<String> {
     let best = ply
         .best
-        .map(|best| write_move(position, &best, notation))
+        .map(|best| write_move_in(variant, position, &best, notation))
         .unwrap_or_default();
     let best_value = white_view_text(white_view(ply.before, ply.mover));
     match (ply.flag, ply.class) {
@@ -256,7 +263,7 @@ fn move_number(ply_index: usize, start: &Position) -> String {
 fn positions(game: &PdnGame) -> Vec<Position> {
     let mut positions = vec![game.start];
     for mv in &game.moves {
-        let next = positions[positions.len() - 1].play(mv);
+        let next = positions[positions.len() - 1].play_in(game.variant, mv);
         positions.push(next);
     }
     positions
@@ -306,13 +313,13 @@ pub fn summary_text(
             continue;
         }
         let position = &positions[index];
-        let played = write_move(position, &ply.played, notation);
+        let played = write_move_in(game.variant, position, &ply.played, notation);
         let _ = writeln!(
             text,
             "  {} {played}{} {}",
             move_number(index, &game.start),
             nag(ply).unwrap_or(""),
-            verdict(ply, position, notation).unwrap_or_default()
+            verdict(ply, game.variant, position, notation).unwrap_or_default()
         );
     }
     let final_white = review.white_scores().last().copied().unwrap_or_default();
@@ -343,7 +350,7 @@ pub fn annotated_game(
         .enumerate()
         .map(|(index, ply)| {
             let value = white_view_text(white_view(ply.after, ply.mover));
-            let comment = match verdict(ply, &positions[index], notation) {
+            let comment = match verdict(ply, game.variant, &positions[index], notation) {
                 Some(verdict) => format!("{value}; {verdict}"),
                 None => value,
             };

@@ -75,9 +75,14 @@ pub struct MatchArgs {
     /// Games played at the same time (one thread and one process per engine each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
-    /// `ballots` (the built-in Brazilian 3-move ballots), `start`, or a ballot file.
+    /// `ballots` (the built-in Brazilian 3-move ballots, all legal in Russian too), `start`, or a
+    /// ballot file; read under the rules of --variant.
     #[arg(long, default_value = "ballots")]
     pub openings: String,
+    /// The rules the games are played and refereed by: brazilian or russian. Russian sends
+    /// `set-param name=variant value=russian` to every engine.
+    #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
+    pub variant: crate::rules::variant::Variant,
     /// Append each game to this PDN file as it finishes (with --resume: continue the file).
     #[arg(long)]
     pub pdn: Option<PathBuf>,
@@ -170,7 +175,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         bail!("--sprt needs exactly two engines (it tests one engine against the other)");
     }
     let adjudication = adjudication_from(args)?;
-    let openings = openings::load(&args.openings).map_err(|e| anyhow!("--openings: {e}"))?;
+    let openings =
+        openings::load_in(args.variant, &args.openings).map_err(|e| anyhow!("--openings: {e}"))?;
     let argvs = args
         .engines
         .iter()
@@ -191,6 +197,16 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         infos.push(info);
     }
     let names = engine_names(&args.names, &infos);
+    if args.variant != crate::rules::variant::Variant::Brazilian {
+        for (name, info) in names.iter().zip(&infos) {
+            if !info.params.iter().any(|param| param.name == "variant") {
+                eprintln!(
+                    "warning: engine {name} declares no 'variant' parameter; it may not play {}",
+                    args.variant
+                );
+            }
+        }
+    }
     let mut options: Vec<Vec<(String, String)>> = vec![Vec::new(); names.len()];
     for text in &args.options {
         let (index, name, value) = parse_option(text, &names)?;
@@ -237,6 +253,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         limit,
         concurrency: args.concurrency as usize,
         openings,
+        variant: args.variant,
         max_plies: args.max_plies,
         seed: 0,
         time_margin,
@@ -309,7 +326,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
             .entry(termination_key(report, &names))
             .or_default() += 1;
         if let Some(file) = pdn.as_mut() {
-            let record = pdn_record(report, &names, &date, &settings);
+            let record = pdn_record(report, config.variant, &names, &date, &settings);
             let text = pdn::write_game(&record, args.pdn_notation);
             match append_game(file, &text) {
                 Ok(()) => saved += 1,
@@ -454,6 +471,12 @@ fn adjudication_from(args: &MatchArgs) -> Result<Adjudication> {
         })
         .transpose()?;
     let tables = match &args.egtb {
+        Some(_) if args.variant != crate::rules::variant::Variant::Brazilian => {
+            bail!(
+                "--egtb: the endgame tables are Brazilian and cannot referee {} games",
+                args.variant
+            )
+        }
         Some(dir) => {
             let tables = Tablebases::load(dir)
                 .with_context(|| format!("--egtb: cannot load tables from {}", dir.display()))?;
@@ -588,6 +611,12 @@ fn restore(
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     for (position, game) in games.iter().enumerate() {
         let at = format!("game {} of the file", position + 1);
+        if game.variant != config.variant {
+            return Err(format!(
+                "{at} is a {} game, this run plays {}: give the same --variant to resume",
+                game.variant, config.variant
+            ));
+        }
         for (tag, value) in settings {
             match game.tag(tag) {
                 Some(found) if found == value => {}
@@ -631,6 +660,7 @@ fn restore(
 /// The PDN record of a finished game: the standard tags, the termination, the settings.
 fn pdn_record(
     report: &GameReport,
+    variant: crate::rules::variant::Variant,
     names: &[String],
     date: &str,
     settings: &[(String, String)],
@@ -654,6 +684,7 @@ fn pdn_record(
     ];
     tags.extend(settings.iter().cloned());
     PdnGame {
+        variant,
         tags,
         start: report.start,
         moves: report.moves.clone(),

@@ -41,6 +41,10 @@ pub struct ServeArgs {
     /// Open the page in the desktop's browser (xdg-open) once listening.
     #[arg(long)]
     open: bool,
+    /// The rules the page starts with: brazilian or russian (the page can change them). The
+    /// book and the endgame databases are Brazilian and are not used in Russian games.
+    #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
+    variant: crate::rules::variant::Variant,
 }
 
 /// Runs `onca serve` until the process is ended; the address goes to `out`.
@@ -54,6 +58,7 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<()> {
         book: args.book.clone(),
         open: args.open,
         allow_hosts: args.allow_hosts.clone(),
+        variant: args.variant,
     };
     serve(&config, out)
 }

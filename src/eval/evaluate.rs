@@ -21,6 +21,7 @@ use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
 use crate::rules::square::{Square, BIT_SLOTS};
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 
 /// Pieces on the board at the start: the opening end of the phase scale.
 pub const PHASE_PIECES: i32 = 24;
@@ -296,10 +297,26 @@ pub fn evaluate(position: &Position) -> Score {
     evaluate_with(position, Weights::builtin())
 }
 
-/// The static evaluation of `position` from the side to move's view, with `weights`.
+/// The static evaluation of `position` from the side to move's view, with `weights`, in
+/// Brazilian draughts.
 #[inline]
 pub fn evaluate_with(position: &Position, weights: &Weights) -> Score {
-    let verdict = endgame::classify(position);
+    evaluate_for::<Brazilian>(position, weights)
+}
+
+/// [`evaluate_with`] in the variant chosen at run time (for reports, not the search).
+pub fn evaluate_in(variant: Variant, position: &Position, weights: &Weights) -> Score {
+    match variant {
+        Variant::Brazilian => evaluate_for::<Brazilian>(position, weights),
+        Variant::Russian => evaluate_for::<Russian>(position, weights),
+    }
+}
+
+/// [`evaluate_with`] under the rules `R` (they change only the endgame knowledge; the weights are
+/// the same).
+#[inline]
+pub fn evaluate_for<R: Rules>(position: &Position, weights: &Weights) -> Score {
+    let verdict = endgame::classify_for::<R>(position);
     if verdict == Verdict::Draw {
         return Score::DRAW;
     }

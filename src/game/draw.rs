@@ -27,7 +27,7 @@
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::Variant;
+use crate::rules::variant::{Rules, Variant};
 
 /// Which draw rules apply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -203,6 +203,16 @@ pub fn move_count_draw(
     counters: &DrawCounters,
 ) -> Option<DrawReason> {
     move_count_draw_with(&MoveCountLimits::BRAZILIAN, rules, position, counters)
+}
+
+/// [`move_count_draw`] under the rules `R` (the search's copy: the limits are constants).
+#[inline]
+pub fn move_count_draw_for<R: Rules>(
+    rules: &DrawRules,
+    position: &Position,
+    counters: &DrawCounters,
+) -> Option<DrawReason> {
+    move_count_draw_with(&MoveCountLimits::of(R::VARIANT), rules, position, counters)
 }
 
 /// [`move_count_draw`] in the variant chosen at run time.

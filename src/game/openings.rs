@@ -5,12 +5,18 @@
 //! fits) or a position as FEN or Hub string. Everything after `#` is a comment and blank lines are
 //! skipped. Every move is checked with our move generator when the file is read, so a bad line is
 //! reported with its line number instead of reaching an engine.
+//!
+//! Ballots are read under the rules of a variant. The Brazilian ballots serve Russian matches
+//! too: every one of them is legal under Russian rules (a test checks it), since they are three
+//! moves long and none crowns a man in a capture or gives a capture choice the two rules decide
+//! differently.
 
 use crate::game::record::Game;
 use crate::notation::fen;
 use crate::rules::movegen;
 use crate::rules::moves::{find_hub_move, Move};
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// The built-in ballots: the IDF 64 Brazilian move-sequence ballots (see the file's header).
@@ -38,9 +44,14 @@ impl Opening {
         }
     }
 
-    /// The game record after the opening moves.
+    /// The Brazilian game record after the opening moves.
     pub fn game(&self) -> Game {
-        let mut game = Game::new(self.start);
+        self.game_in(Variant::Brazilian)
+    }
+
+    /// The game record of `variant` after the opening moves (read under that variant's rules).
+    pub fn game_in(&self, variant: Variant) -> Game {
+        let mut game = Game::in_variant(variant, self.start);
         for mv in &self.moves {
             game.play(*mv);
         }
@@ -65,8 +76,13 @@ impl fmt::Display for OpeningError {
 
 impl std::error::Error for OpeningError {}
 
-/// Reads every opening of a ballot file's text.
+/// Reads every opening of a ballot file's text under Brazilian rules.
 pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
+    parse_openings_in(Variant::Brazilian, text)
+}
+
+/// Reads every opening of a ballot file's text under the rules of `variant`.
+pub fn parse_openings_in(variant: Variant, text: &str) -> Result<Vec<Opening>, OpeningError> {
     let mut openings = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -82,17 +98,18 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
         } else {
             comment.to_string()
         };
-        let opening = parse_line(body, label).map_err(|message| OpeningError { line, message })?;
+        let opening =
+            parse_line(variant, body, label).map_err(|message| OpeningError { line, message })?;
         openings.push(opening);
     }
     Ok(openings)
 }
 
 /// Reads one non-empty line body: a position or a move list.
-fn parse_line(body: &str, label: String) -> Result<Opening, String> {
+fn parse_line(variant: Variant, body: &str, label: String) -> Result<Opening, String> {
     if looks_like_position(body) {
         let start = fen::parse_position(body).map_err(|error| error.to_string())?;
-        if movegen::legal_moves(&start).is_empty() {
+        if movegen::legal_moves_in(variant, &start).is_empty() {
             return Err(format!("position '{body}' has no legal move"));
         }
         return Ok(Opening {
@@ -102,16 +119,16 @@ fn parse_line(body: &str, label: String) -> Result<Opening, String> {
         });
     }
     let start = Position::start();
-    let mut game = Game::new(start);
+    let mut game = Game::in_variant(variant, start);
     let mut moves = Vec::new();
     for text in body.split_whitespace() {
-        let legal = movegen::legal_moves(game.current());
+        let legal = game.legal_moves();
         let mv = find_hub_move(&legal, text)
             .map_err(|error| format!("move {} ('{text}'): {error}", moves.len() + 1))?;
         game.play(mv);
         moves.push(mv);
     }
-    if movegen::legal_moves(game.current()).is_empty() {
+    if game.legal_moves().is_empty() {
         return Err("the opening ends the game (no legal move left)".into());
     }
     Ok(Opening {
@@ -128,16 +145,22 @@ fn looks_like_position(body: &str) -> bool {
 }
 
 /// Where a match takes its openings from: `ballots` (the built-in list), `start` (the initial
-/// position only) or a ballot file.
+/// position only) or a ballot file, read under Brazilian rules.
 pub fn load(spec: &str) -> Result<Vec<Opening>, String> {
+    load_in(Variant::Brazilian, spec)
+}
+
+/// [`load`] under the rules of `variant` (the built-in ballots serve both variants).
+pub fn load_in(variant: Variant, spec: &str) -> Result<Vec<Opening>, String> {
     let openings = match spec {
-        "ballots" | "brazilian" => parse_openings(BRAZILIAN_BALLOTS)
-            .map_err(|error| format!("built-in ballots: {error}"))?,
+        "ballots" | "brazilian" => parse_openings_in(variant, BRAZILIAN_BALLOTS)
+            .map_err(|error| format!("built-in ballots ({variant} rules): {error}"))?,
         "start" | "initial" => vec![Opening::initial()],
         path => {
             let text = std::fs::read_to_string(path)
                 .map_err(|error| format!("cannot read openings file '{path}': {error}"))?;
-            parse_openings(&text).map_err(|error| format!("openings file '{path}': {error}"))?
+            parse_openings_in(variant, &text)
+                .map_err(|error| format!("openings file '{path}' ({variant} rules): {error}"))?
         }
     };
     if openings.is_empty() {
@@ -194,5 +217,23 @@ mod tests {
             "two ballots have the same moves"
         );
         assert!(openings.iter().all(|opening| opening.moves.len() <= 6));
+    }
+
+    #[test]
+    fn the_builtin_ballots_are_legal_in_russian_and_reach_the_same_positions() {
+        let brazilian = parse_openings(BRAZILIAN_BALLOTS).expect("legal in Brazilian");
+        let russian =
+            parse_openings_in(Variant::Russian, BRAZILIAN_BALLOTS).expect("legal in Russian");
+        assert_eq!(russian, brazilian);
+        for opening in &russian {
+            let game = opening.game_in(Variant::Russian);
+            assert_eq!(game.variant(), Variant::Russian);
+            assert_eq!(
+                game.current(),
+                opening.game().current(),
+                "{}",
+                opening.label
+            );
+        }
     }
 }

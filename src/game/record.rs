@@ -1,4 +1,9 @@
-//! A game record: the start position, the moves played, and what the rules say about the result.
+//! A game record: the variant, the start position, the moves played, and what the rules say
+//! about the result.
+//!
+//! The variant is fixed when the game is made; every move is played and every result decided under
+//! its rules (a move at a time, so the variant is a runtime value here; the search takes it from
+//! the game once and runs its own compiled copy, see [`crate::search::searcher`]).
 //!
 //! Keeps every position and the draw-rule counters of each, so that repetition and the move-count
 //! rules of [`crate::game::draw`] can be decided, and hands the search the keys it needs to see
@@ -8,6 +13,7 @@ use crate::game::draw::{self, DrawCounters, DrawReason, DrawRules};
 use crate::rules::movegen;
 use crate::rules::moves::{find_hub_move, Move, MoveTextError};
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -31,22 +37,39 @@ struct Entry {
 /// A game from some start position.
 #[derive(Clone, Debug)]
 pub struct Game {
+    variant: Variant,
     entries: Vec<Entry>,
     moves: Vec<Move>,
 }
 
 impl Game {
-    /// A game starting at `start` with no known history.
+    /// A Brazilian game starting at `start` with no known history.
     pub fn new(start: Position) -> Game {
+        Game::in_variant(Variant::Brazilian, start)
+    }
+
+    /// A game of `variant` starting at `start` with no known history.
+    pub fn in_variant(variant: Variant, start: Position) -> Game {
         let entry = Entry {
             position: start,
             counters: DrawCounters::default(),
             reached_reversibly: false,
         };
         Game {
+            variant,
             entries: vec![entry],
             moves: Vec::new(),
         }
+    }
+
+    /// The variant whose rules the game is played by.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The legal moves in the current position.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        movegen::legal_moves_in(self.variant, self.current())
     }
 
     /// The position the game started from.
@@ -77,7 +100,7 @@ impl Game {
     /// Plays a move that the caller knows to be legal.
     pub fn play(&mut self, mv: Move) {
         let last = *self.last();
-        let position = last.position.play(&mv);
+        let position = last.position.play_in(self.variant, &mv);
         let entry = Entry {
             position,
             counters: last.counters.after(&last.position, &mv, &position),
@@ -89,7 +112,7 @@ impl Game {
 
     /// Plays a move given in Hub notation, refusing illegal ones.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveTextError> {
-        let legal = movegen::legal_moves(self.current());
+        let legal = self.legal_moves();
         let mv = find_hub_move(&legal, text)?;
         self.play(mv);
         Ok(mv)
@@ -120,12 +143,12 @@ impl Game {
     /// The result if the game is over under `rules`.
     pub fn outcome(&self, rules: &DrawRules) -> Option<Outcome> {
         let position = self.current();
-        if movegen::legal_moves(position).is_empty() {
+        if movegen::legal_moves_in(self.variant, position).is_empty() {
             return Some(Outcome::Win(position.side_to_move().opponent()));
         }
         if rules.repetition && self.occurrences() >= 3 {
             return Some(Outcome::Draw(DrawReason::Repetition));
         }
-        draw::move_count_draw(rules, position, &self.counters()).map(Outcome::Draw)
+        draw::move_count_draw_in(self.variant, rules, position, &self.counters()).map(Outcome::Draw)
     }
 }

@@ -6,12 +6,11 @@
 //! `hash`, converted with the real entry size of our table, but not declared.
 
 use crate::hub::numbering::MoveNumbering;
+use crate::rules::variant::Variant;
 use crate::search::control::SearchSettings;
 use crate::search::params::{self as search_params, SearchParams};
 use std::time::Duration;
 
-/// The only variant we play.
-pub const VARIANT: &str = "brazilian";
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Largest table we allow (MiB).
@@ -61,6 +60,9 @@ pub fn string_declaration(name: &str, value: &str) -> String {
 /// Current parameter values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Params {
+    /// The rules positions, moves and searches follow (`variant`: `brazilian`, the default, or
+    /// `russian`).
+    pub variant: Variant,
     /// Search threads, 1..=[`MAX_THREADS`] (`threads`).
     pub threads: usize,
     /// Transposition table size in MiB, 1..=[`MAX_HASH_MB`] (`hash`, or Scan's `tt-size`).
@@ -90,6 +92,7 @@ impl Default for Params {
     fn default() -> Self {
         let search = SearchSettings::default();
         Params {
+            variant: Variant::Brazilian,
             threads: search.threads,
             hash_mb: DEFAULT_HASH_MB,
             ponder: false,
@@ -111,6 +114,8 @@ pub enum Change {
     Ignored,
     /// The table size changed (the session resizes the table).
     Hash,
+    /// The variant changed (the session reads its position again under the new rules).
+    Variant,
     /// Any other parameter.
     Other,
 }
@@ -119,7 +124,11 @@ impl Params {
     /// The `param` lines answering `hub`, with the current values as defaults.
     pub fn declarations(&self) -> Vec<String> {
         vec![
-            format!("param name=variant value={VARIANT} type=enum values=\"{VARIANT}\""),
+            format!(
+                "param name=variant value={} type=enum values=\"{}\"",
+                self.variant,
+                Variant::ALL.map(Variant::name).join(" ")
+            ),
             format!(
                 "param name=threads value={} type=int min=1 max={MAX_THREADS}",
                 self.threads
@@ -167,13 +176,12 @@ impl Params {
         let value = value.trim();
         match name {
             "variant" => {
-                if value.eq_ignore_ascii_case(VARIANT) {
-                    Ok(Change::Other)
-                } else {
-                    Err(format!(
-                        "variant '{value}' is not supported: this engine plays only {VARIANT}"
-                    ))
+                let variant: Variant = value.parse().map_err(|error| format!("{error}"))?;
+                if variant == self.variant {
+                    return Ok(Change::Other);
                 }
+                self.variant = variant;
+                Ok(Change::Variant)
             }
             "threads" => {
                 self.threads = integer(name, value, 1, MAX_THREADS as u64)? as usize;
@@ -304,8 +312,11 @@ mod tests {
         assert!(params.set("hash", "0", 16).is_err());
         assert!(params.set("hash", "lots", 16).is_err());
         assert_eq!(params.hash_mb, 128);
-        assert!(params.set("variant", "russian", 16).is_err());
+        assert!(params.set("variant", "international", 16).is_err());
         assert_eq!(params.set("variant", "brazilian", 16), Ok(Change::Other));
+        assert_eq!(params.set("variant", "russian", 16), Ok(Change::Variant));
+        assert_eq!(params.variant, Variant::Russian);
+        assert_eq!(params.set("variant", "Russian", 16), Ok(Change::Other));
         assert_eq!(
             params.set("move-numbering", "mirrored", 16),
             Ok(Change::Other)
@@ -352,7 +363,10 @@ mod tests {
     #[test]
     fn declarations_start_with_the_variant() {
         let lines = Params::default().declarations();
-        assert!(lines[0].starts_with("param name=variant value=brazilian type=enum"));
+        assert_eq!(
+            lines[0],
+            "param name=variant value=brazilian type=enum values=\"brazilian russian\""
+        );
         assert!(lines
             .iter()
             .any(|l| l.starts_with("param name=move-numbering")));

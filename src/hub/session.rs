@@ -8,6 +8,11 @@
 //! ordered channel as `go`, a `stop` sent right after `go` always reaches the search that `go`
 //! started, never an earlier or later one.
 //!
+//! The `variant` parameter decides the rules of everything after it: the moves of `pos` are played
+//! and checked under them, the search runs its copy for them, and the opening book (a Brazilian
+//! book) answers only in Brazilian games. Changing the variant reads the last `pos` again under
+//! the new rules.
+//!
 //! A ponder search that finishes on its own before `ponder-hit` or `stop` keeps its result until
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
 //! thinks is pondering.
@@ -27,6 +32,7 @@ use crate::notation::fen;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::search::control::{Report, SearchControl, SearchResult};
 use crate::search::limits::{Clock, Limits};
 use crate::search::searcher::{Searcher, SEARCH_STACK_BYTES};
@@ -55,6 +61,8 @@ pub struct Session {
     params: Params,
     /// `None` before the first `init`/`go` and while a search thread holds it.
     searcher: Option<Searcher>,
+    /// The last `pos` (position and moves text), read again when the variant changes.
+    last_pos: Option<(String, String)>,
     /// The position to search, or why the last `pos` was refused.
     game: Result<Game, String>,
     /// The `level` fields collected since the last `pos` or `go`.
@@ -86,6 +94,8 @@ pub struct Session {
 /// A search in progress (or finished and held back, see the module documentation).
 struct Running {
     mode: GoMode,
+    /// The rules of the searched game (the returned moves are checked under them).
+    variant: Variant,
     root: Position,
     legal: Vec<Move>,
     started: Instant,
@@ -112,6 +122,7 @@ impl Session {
             output,
             params: Params::default(),
             searcher: None,
+            last_pos: None,
             game: Ok(Game::new(Position::start())),
             level: Level::default(),
             control: Arc::new(SearchControl::new()),
@@ -229,10 +240,8 @@ impl Session {
             }
             Command::Pos { position, moves } => {
                 self.level = Level::default();
-                self.game = build_game(&position, &moves, self.params.numbering);
-                if let Err(why) = &self.game {
-                    self.output.error(why);
-                }
+                self.last_pos = Some((position, moves));
+                self.read_position();
             }
             Command::Level(level) => self.level.merge(&level),
             Command::Go(mode) => self.go(mode),
@@ -269,6 +278,7 @@ impl Session {
             }
             Ok(Change::Ignored) => log::debug!("hub: ignoring unknown parameter '{name}'"),
             Ok(Change::Other) => {}
+            Ok(Change::Variant) => self.read_position(),
             Err(why) => self.output.error(&format!("set-param: {why}")),
         }
     }
@@ -363,10 +373,25 @@ impl Session {
         }
     }
 
+    /// Reads the last `pos` (the start position if none came yet) into the game under the current
+    /// variant; a refused one is reported and leaves no position to search.
+    fn read_position(&mut self) {
+        let variant = self.params.variant;
+        self.game = match &self.last_pos {
+            Some((position, moves)) => build_game(variant, position, moves, self.params.numbering),
+            None => Ok(Game::in_variant(variant, Position::start())),
+        };
+        if let Err(why) = &self.game {
+            self.output.error(why);
+        }
+    }
+
     /// The book's move for a `go` in game play, if the position is in the book: analysis and
-    /// infinite searches, and games past `book-plies`, search instead.
+    /// infinite searches, games past `book-plies` and games of other variants than Brazilian (the
+    /// books are Brazilian) search instead.
     fn book_result(&self, mode: GoMode, limits: &Limits, game: &Game) -> Option<SearchResult> {
-        if mode == GoMode::Analyze
+        if game.variant() != Variant::Brazilian
+            || mode == GoMode::Analyze
             || limits.infinite
             || game.moves().len() >= self.params.book_plies as usize
         {
@@ -422,7 +447,8 @@ impl Session {
             }
         };
         let root = *game.current();
-        let legal = movegen::legal_moves(&root);
+        let variant = game.variant();
+        let legal = game.legal_moves();
         if legal.is_empty() {
             let fields = InfoFields {
                 depth: 0,
@@ -462,6 +488,7 @@ impl Session {
             let (_, finished) = channel::bounded(1);
             self.running = Some(Running {
                 mode,
+                variant,
                 root,
                 legal,
                 started: Instant::now(),
@@ -501,6 +528,7 @@ impl Session {
         };
         self.running = Some(Running {
             mode,
+            variant,
             root,
             legal,
             started: Instant::now(),
@@ -590,10 +618,11 @@ impl Session {
             .and_then(|result| result.best)
             .filter(|best| running.legal.contains(best));
         let ponder = best.and_then(|best| {
-            let after = running.root.play(&best);
+            let variant = running.variant;
+            let after = running.root.play_in(variant, &best);
             result
                 .and_then(|result| result.ponder)
-                .filter(|ponder| movegen::legal_moves(&after).contains(ponder))
+                .filter(|ponder| movegen::legal_moves_in(variant, &after).contains(ponder))
         });
         let best = best.or(fallback);
         let wrote_info = running.progress.flush();
@@ -620,14 +649,20 @@ impl Session {
 }
 
 /// Reads `pos pos=... moves=...` into a game; the error text says what was refused.
-fn build_game(position: &str, moves: &str, numbering: MoveNumbering) -> Result<Game, String> {
+fn build_game(
+    variant: Variant,
+    position: &str,
+    moves: &str,
+    numbering: MoveNumbering,
+) -> Result<Game, String> {
     let start = fen::parse_position(position).map_err(|why| format!("pos: {why}"))?;
-    let mut game = Game::new(start);
+    let mut game = Game::in_variant(variant, start);
     for (index, text) in moves.split_whitespace().enumerate() {
         let standard = numbering.move_text_to_standard(text);
         game.play_text(&standard).map_err(|why| {
             format!(
-                "pos: move {} '{text}' of moves= cannot be played ({why}; move-numbering is {})",
+                "pos: move {} '{text}' of moves= cannot be played ({why}; move-numbering is {}, \
+                 variant is {variant})",
                 index + 1,
                 numbering.name()
             )
@@ -793,14 +828,32 @@ mod tests {
     #[test]
     fn pos_accepts_fen_and_mirrored_moves_and_refuses_illegal_ones() {
         let start = crate::notation::fen::to_hub_position(&Position::start());
-        let game = build_game(&start, "9-13 24-20", MoveNumbering::Mirrored).unwrap();
+        let game = build_game(
+            Variant::Brazilian,
+            &start,
+            "9-13 24-20",
+            MoveNumbering::Mirrored,
+        )
+        .unwrap();
         assert_eq!(game.moves().len(), 2);
         assert_eq!(game.moves()[0].to_string(), "21-17");
         assert_eq!(game.moves()[1].to_string(), "12-16");
-        let game = build_game("W:W21-32:B1-12", "", MoveNumbering::Standard).unwrap();
+        let game = build_game(
+            Variant::Brazilian,
+            "W:W21-32:B1-12",
+            "",
+            MoveNumbering::Standard,
+        )
+        .unwrap();
         assert_eq!(game.current(), &Position::start());
-        let refused = build_game(&start, "21-17 21-17", MoveNumbering::Standard).unwrap_err();
+        let refused = build_game(
+            Variant::Brazilian,
+            &start,
+            "21-17 21-17",
+            MoveNumbering::Standard,
+        )
+        .unwrap_err();
         assert!(refused.contains("move 2"), "{refused}");
-        assert!(build_game("Wxyz", "", MoveNumbering::Standard).is_err());
+        assert!(build_game(Variant::Brazilian, "Wxyz", "", MoveNumbering::Standard).is_err());
     }
 }

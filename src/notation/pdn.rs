@@ -7,21 +7,33 @@ use crate::rules::movegen::{self, CaptureRoute};
 use crate::rules::moves::{parse_move_text_with, Move, MoveTextError};
 use crate::rules::position::Position;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
-/// The PDN text of a legal move in `position`, squares named in `notation`.
+/// The PDN text of a legal Brazilian move in `position`, squares named in `notation`.
 pub fn write_move(position: &Position, mv: &Move, notation: SquareNotation) -> String {
+    write_move_in(Variant::Brazilian, position, mv, notation)
+}
+
+/// The PDN text of a legal move of `variant` in `position`, squares named in `notation` (the
+/// variant decides which other moves it must be told apart from).
+pub fn write_move_in(
+    variant: Variant,
+    position: &Position,
+    mv: &Move,
+    notation: SquareNotation,
+) -> String {
     let name = |square: Square| notation.name(square);
     if !mv.is_capture() {
         return format!("{}-{}", name(mv.from), name(mv.to));
     }
-    let legal = movegen::legal_moves(position);
+    let legal = movegen::legal_moves_in(variant, position);
     let ambiguous = legal
         .iter()
         .any(|other| other != mv && other.from == mv.from && other.to == mv.to);
     if !ambiguous {
         return format!("{}x{}", name(mv.from), name(mv.to));
     }
-    let route = movegen::capture_routes(position)
+    let route = movegen::capture_routes_in(variant, position)
         .into_iter()
         .find(|route| route.mv == *mv);
     let mut text = name(mv.from);
@@ -36,9 +48,19 @@ pub fn write_move(position: &Position, mv: &Move, notation: SquareNotation) -> S
     text
 }
 
-/// Finds the legal move named by PDN move text in `notation`: from, optional intermediate landing
-/// squares, to.
+/// Finds the legal Brazilian move named by PDN move text in `notation`: from, optional
+/// intermediate landing squares, to.
 pub fn read_move(
+    position: &Position,
+    text: &str,
+    notation: SquareNotation,
+) -> Result<Move, MoveTextError> {
+    read_move_in(Variant::Brazilian, position, text, notation)
+}
+
+/// [`read_move`] among the legal moves of `variant`.
+pub fn read_move_in(
+    variant: Variant,
     position: &Position,
     text: &str,
     notation: SquareNotation,
@@ -46,7 +68,7 @@ pub fn read_move(
     let parsed = parse_move_text_with(text, |field| notation.read(field))?;
     let squares = &parsed.squares;
     let (from, to) = (squares[0], squares[squares.len() - 1]);
-    let legal = movegen::legal_moves(position);
+    let legal = movegen::legal_moves_in(variant, position);
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
@@ -54,7 +76,7 @@ pub fn read_move(
         .collect();
     let chosen: Vec<Move> = if squares.len() > 2 && candidates.len() > 1 {
         let stops = &squares[1..];
-        let mut matching: Vec<Move> = movegen::capture_routes(position)
+        let mut matching: Vec<Move> = movegen::capture_routes_in(variant, position)
             .into_iter()
             .filter(|route| {
                 candidates.contains(&route.mv) && passes_through(&route.landings, stops)

@@ -1,10 +1,12 @@
 //! How game files name squares: algebraic names (`c3`, a1 bottom left, the PDN standard for
 //! Brazilian draughts) or numbers in one of the two numberings in use: 1 = b8 (Hub, lidraughts,
 //! our internal numbering) or 1 = a1 (Russian books, pydraughts 0.6's public board). The PDN
-//! `GameType` tag names the notation in its fifth field (`A0`, `N2`, `N0`).
+//! `GameType` tag names the game in its first field (26 Brazilian, 25 Russian draughts) and the
+//! notation in its fifth (`A0`, `N2`, `N0`).
 
 use crate::rules::moves::parse_square;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// The square names of a PDN file (the notation field of its `GameType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -20,6 +22,16 @@ pub enum SquareNotation {
 
 /// The game type number of Brazilian draughts in PDN.
 pub const BRAZILIAN_GAME_TYPE: u32 = 26;
+/// The game type number of Russian draughts in PDN.
+pub const RUSSIAN_GAME_TYPE: u32 = 25;
+
+/// The PDN game type number of `variant`.
+pub const fn game_type_number(variant: Variant) -> u32 {
+    match variant {
+        Variant::Brazilian => BRAZILIAN_GAME_TYPE,
+        Variant::Russian => RUSSIAN_GAME_TYPE,
+    }
+}
 
 impl SquareNotation {
     /// The notations, in the order `--help` lists them.
@@ -39,37 +51,64 @@ impl SquareNotation {
         }
     }
 
-    /// Reads a `GameType` tag value: `26` or `26,W,8,8,X,0` with notation field `A0`, `N2` or
-    /// `N0`. Other game types (another game, another board) are refused with the reason.
-    pub fn from_game_type(text: &str) -> Result<SquareNotation, String> {
-        let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-        let number: Option<u32> = fields[0].parse().ok();
-        if number != Some(BRAZILIAN_GAME_TYPE) {
-            return Err(format!(
-                "GameType '{text}' is not Brazilian draughts ({BRAZILIAN_GAME_TYPE})"
-            ));
-        }
-        match fields.as_slice() {
-            [_] => Ok(SquareNotation::Algebraic),
-            [_, _, width, height, notation, _] => {
-                if (*width, *height) != ("8", "8") {
-                    return Err(format!("GameType '{text}': the board must be 8 by 8"));
-                }
-                match notation.to_ascii_uppercase().as_str() {
-                    "A0" => Ok(SquareNotation::Algebraic),
-                    "N2" => Ok(SquareNotation::HubNumbers),
-                    "N0" => Ok(SquareNotation::A1Numbers),
-                    other => Err(format!(
-                        "GameType '{text}': notation '{other}' is not supported (A0, N2 or N0)"
-                    )),
-                }
-            }
-            _ => Err(format!(
-                "GameType '{text}': expected 26 or 26,W,8,8,<notation>,0"
-            )),
+    /// The `GameType` tag value that announces this notation in a game of `variant`: the
+    /// Brazilian values of [`SquareNotation::game_type`], or the same with 25 for Russian.
+    pub fn game_type_in(self, variant: Variant) -> String {
+        let brazilian = self.game_type();
+        match variant {
+            Variant::Brazilian => brazilian.to_string(),
+            Variant::Russian => brazilian.replacen(
+                &BRAZILIAN_GAME_TYPE.to_string(),
+                &RUSSIAN_GAME_TYPE.to_string(),
+                1,
+            ),
         }
     }
 
+    /// Reads a `GameType` tag value's notation (see [`read_game_type`]).
+    pub fn from_game_type(text: &str) -> Result<SquareNotation, String> {
+        read_game_type(text).map(|(_, notation)| notation)
+    }
+}
+
+/// Reads a `GameType` tag value: `26` (Brazilian) or `25` (Russian) alone or as
+/// `N,W,8,8,X,0` with notation field `A0`, `N2` or `N0`. Other game types (another game, another
+/// board) are refused with the reason.
+pub fn read_game_type(text: &str) -> Result<(Variant, SquareNotation), String> {
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    let number: Option<u32> = fields[0].parse().ok();
+    let Some(variant) = Variant::ALL
+        .into_iter()
+        .find(|&variant| number == Some(game_type_number(variant)))
+    else {
+        return Err(format!(
+            "GameType '{text}' is neither Brazilian ({BRAZILIAN_GAME_TYPE}) nor Russian \
+         ({RUSSIAN_GAME_TYPE}) draughts"
+        ));
+    };
+    let notation = match fields.as_slice() {
+        [_] => Ok(SquareNotation::Algebraic),
+        [_, _, width, height, notation, _] => {
+            if (*width, *height) != ("8", "8") {
+                return Err(format!("GameType '{text}': the board must be 8 by 8"));
+            }
+            match notation.to_ascii_uppercase().as_str() {
+                "A0" => Ok(SquareNotation::Algebraic),
+                "N2" => Ok(SquareNotation::HubNumbers),
+                "N0" => Ok(SquareNotation::A1Numbers),
+                other => Err(format!(
+                    "GameType '{text}': notation '{other}' is not supported (A0, N2 or N0)"
+                )),
+            }
+        }
+        _ => Err(format!(
+            "GameType '{text}': expected 26, 25 or <26|25>,W,8,8,<notation>,0"
+        )),
+    }?;
+    Ok((variant, notation))
+}
+
+impl SquareNotation {
     /// The square's name in this notation.
     pub fn name(self, square: Square) -> String {
         match self {
@@ -172,6 +211,22 @@ mod tests {
             Ok(SquareNotation::Algebraic)
         );
         assert!(SquareNotation::from_game_type("20").is_err());
+        for notation in SquareNotation::ALL {
+            for variant in Variant::ALL {
+                assert_eq!(
+                    read_game_type(&notation.game_type_in(variant)),
+                    Ok((variant, notation))
+                );
+            }
+        }
+        assert_eq!(
+            read_game_type("25"),
+            Ok((Variant::Russian, SquareNotation::Algebraic))
+        );
+        assert_eq!(
+            SquareNotation::HubNumbers.game_type_in(Variant::Russian),
+            "25,W,8,8,N2,0"
+        );
         assert!(SquareNotation::from_game_type("26,W,10,10,N2,0").is_err());
         assert!(SquareNotation::from_game_type("26,W,8,8,N1,0").is_err());
         assert!(SquareNotation::from_game_type("26,W,8").is_err());

@@ -28,7 +28,7 @@ use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::rules::square::Square;
-use crate::rules::variant::{Brazilian, Rules};
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
@@ -189,6 +189,14 @@ pub fn legal_moves_for<R: Rules>(position: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
     generate_for::<R>(position, &mut list);
     list.as_slice().to_vec()
+}
+
+/// [`legal_moves`] in the variant chosen at run time (for the layers above the search).
+pub fn legal_moves_in(variant: Variant, position: &Position) -> Vec<Move> {
+    match variant {
+        Variant::Brazilian => legal_moves_for::<Brazilian>(position),
+        Variant::Russian => legal_moves_for::<Russian>(position),
+    }
 }
 
 /// Fills `list` with the legal Brazilian captures (the maximal ones) and returns whether there
@@ -745,6 +753,14 @@ impl<R: Rules> CaptureSink for RouteSink<R> {
 /// when the side to move has no capture. Slow; meant for notation, not for search.
 pub fn capture_routes(position: &Position) -> Vec<CaptureRoute> {
     capture_routes_for::<Brazilian>(position)
+}
+
+/// [`capture_routes`] in the variant chosen at run time.
+pub fn capture_routes_in(variant: Variant, position: &Position) -> Vec<CaptureRoute> {
+    match variant {
+        Variant::Brazilian => capture_routes_for::<Brazilian>(position),
+        Variant::Russian => capture_routes_for::<Russian>(position),
+    }
 }
 
 /// [`capture_routes`] under the rules `R`.

@@ -8,7 +8,7 @@
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
 use crate::rules::square::Square;
-use crate::rules::variant::{Brazilian, Rules};
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use crate::rules::zobrist;
 
 /// A player.
@@ -196,6 +196,15 @@ impl Position {
         let mut next = self.play_unkeyed::<R>(mv);
         next.key = self.key ^ self.key_change::<R>(mv);
         next
+    }
+
+    /// The position after a legal move in the variant chosen at run time (for the layers above
+    /// the search, which play a move at a time).
+    pub fn play_in(&self, variant: Variant, mv: &Move) -> Position {
+        match variant {
+            Variant::Brazilian => self.play_for::<Brazilian>(mv),
+            Variant::Russian => self.play_for::<Russian>(mv),
+        }
     }
 
     /// [`Position::play_for`] without the Zobrist key, which keeps the parent's value: for perft,

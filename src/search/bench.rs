@@ -8,6 +8,7 @@
 use crate::eval::weights::Weights;
 use crate::game::record::Game;
 use crate::notation::fen;
+use crate::rules::variant::Variant;
 use crate::search::control::{SearchControl, SearchSettings};
 use crate::search::limits::Limits;
 use crate::search::params::SearchParams;
@@ -84,10 +85,12 @@ pub struct PositionResult {
     pub depth: u32,
 }
 
-/// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table,
-/// evaluating with `weights` (`None`: the built-in weights) and searching with `params`, calling
-/// `each` after every position.
+/// Searches every bench position under the rules of `variant` to `depth` with `threads` threads
+/// and a `hash_mb` table, evaluating with `weights` (`None`: the built-in weights) and searching
+/// with `params`, calling `each` after every position. The positions come from Brazilian games;
+/// they are positions of Russian draughts as well, with a node count of their own.
 pub fn run(
+    variant: Variant,
     depth: u32,
     threads: usize,
     hash_mb: usize,
@@ -111,7 +114,7 @@ pub fn run(
     for &text in POSITIONS {
         let position = fen::parse_position(text)
             .map_err(|error| anyhow::anyhow!("bench position {text}: {error}"))?;
-        let game = Game::new(position);
+        let game = Game::in_variant(variant, position);
         searcher.clear();
         let control = SearchControl::new();
         let started = Instant::now();

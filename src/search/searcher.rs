@@ -5,15 +5,21 @@
 //! itself is in [`crate::search::worker`]).
 //! [`SearchControl`] is shared with whoever may stop the search (the protocol's reader thread):
 //! plain atomics, so `stop` and `ponder_hit` never wait.
+//!
+//! The variant is read from the game once per search, which then runs the copy of the search
+//! compiled for its rules ([`Rules`]): no node asks which variant it is in. The endgame databases
+//! are Brazilian tables, so a Russian search neither probes them nor takes its root moves from
+//! them.
 
 use crate::egtb::{ProbeResult, Tablebases, Wdl};
-use crate::eval::evaluate::evaluate_with;
+use crate::eval::evaluate::evaluate_for;
 use crate::eval::score::{Depth, Score};
 use crate::eval::weights::Weights;
 use crate::game::record::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use crate::search::control::{Report, SearchControl, SearchResult, SearchSettings};
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
@@ -47,6 +53,9 @@ pub struct Searcher {
     table_pieces: u32,
     /// Evaluation weights loaded at run time (`None`: the built-in [`Weights::default()`]).
     weights: Option<Arc<Weights>>,
+    /// The variant of the last search: the table's scores and the cached evaluations hold for its
+    /// rules only.
+    variant: Variant,
 }
 
 impl Searcher {
@@ -62,6 +71,7 @@ impl Searcher {
             tablebases: Arc::new(Tablebases::empty()),
             table_pieces: 0,
             weights: None,
+            variant: Variant::Brazilian,
         }
     }
 
@@ -147,9 +157,33 @@ impl Searcher {
         self.table.hashfull()
     }
 
-    /// Searches the current position of `game` until a limit is reached or `control` stops it.
-    /// Always returns a legal move when one exists.
+    /// Searches the current position of `game` under its variant's rules until a limit is reached
+    /// or `control` stops it. Always returns a legal move when one exists.
     pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        settings: &SearchSettings,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        if game.variant() != self.variant {
+            self.table.clear();
+            for memory in &mut self.memories {
+                memory.evals.clear();
+            }
+            self.variant = game.variant();
+        }
+        match game.variant() {
+            Variant::Brazilian => {
+                self.search_for::<Brazilian>(game, limits, settings, control, report)
+            }
+            Variant::Russian => self.search_for::<Russian>(game, limits, settings, control, report),
+        }
+    }
+
+    /// [`Searcher::search`] under the rules `R`.
+    fn search_for<R: Rules>(
         &mut self,
         game: &Game,
         limits: &Limits,
@@ -160,7 +194,7 @@ impl Searcher {
         let start = limits.clock_start.unwrap_or_else(Instant::now);
         self.searches += 1;
         let root = *game.current();
-        let moves = movegen::legal_moves(&root);
+        let moves = movegen::legal_moves_for::<R>(&root);
         let Some(&first) = moves.first() else {
             let score = Score::loss_in(0);
             report(&Report {
@@ -187,7 +221,7 @@ impl Searcher {
         let eval = self.weights.as_deref().unwrap_or(Weights::builtin());
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
-            let score = evaluate_with(&root.play(&first), eval).neg();
+            let score = evaluate_for::<R>(&root.play_for::<R>(&first), eval).neg();
             report(&Report {
                 depth: 1,
                 seldepth: 1,
@@ -208,7 +242,13 @@ impl Searcher {
             };
         }
 
-        let root_best = self.table_best_moves(&root);
+        // The databases hold Brazilian values: other variants search without them.
+        let uses_tables = R::VARIANT == Variant::Brazilian;
+        let root_best = if uses_tables {
+            self.table_best_moves(&root)
+        } else {
+            None
+        };
         // A won or lost root without distances: the databases cannot say which winning move makes
         // progress, so the search scores positions of the root's material heuristically and uses
         // the databases after each conversion (the fastest one it sees scores best).
@@ -268,7 +308,7 @@ impl Searcher {
             history_keys,
             root_moves,
             tablebases: &self.tablebases,
-            table_pieces: self.table_pieces,
+            table_pieces: if uses_tables { self.table_pieces } else { 0 },
             eval,
             root_in_tables,
             unprobed_material: skip_root_material.then(|| Material::of(&root)),
@@ -286,7 +326,7 @@ impl Searcher {
             last_reported = Some(line.clone());
             report(line);
         };
-        let outcomes = threads::run(&shared, &mut self.memories[..threads], &mut remembering);
+        let outcomes = threads::run::<R>(&shared, &mut self.memories[..threads], &mut remembering);
         let nodes = shared.total_nodes();
         let tbhits = shared.tbhits.load(std::sync::atomic::Ordering::Relaxed);
 

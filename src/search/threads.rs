@@ -16,6 +16,7 @@
 //!
 //! With one thread none of this applies and the search is fully deterministic.
 
+use crate::rules::variant::Rules;
 use crate::search::control::Report;
 use crate::search::iteration::{Completed, RootMove};
 use crate::search::thread_memory::ThreadMemory;
@@ -32,9 +33,9 @@ pub(crate) struct ThreadOutcome {
     pub(crate) partial_best: Option<RootMove>,
 }
 
-/// Runs the search on `memories.len()` threads (at least one, each with its own memory) and returns
-/// each thread's outcome, main thread first.
-pub(crate) fn run(
+/// Runs the search under the rules `R` on `memories.len()` threads (at least one, each with its
+/// own memory) and returns each thread's outcome, main thread first.
+pub(crate) fn run<R: Rules>(
     shared: &Shared<'_>,
     memories: &mut [Box<ThreadMemory>],
     report: &mut dyn FnMut(&Report),
@@ -54,7 +55,7 @@ pub(crate) fn run(
                     .name(format!("onca-search-{}", index + 1))
                     .stack_size(HELPER_STACK_BYTES);
                 let spawned = builder.spawn_scoped(scope, move || {
-                    let mut worker = Worker::new(shared, index + 1, memory);
+                    let mut worker = Worker::<R>::new(shared, index + 1, memory);
                     worker.iterate(None);
                     worker.flush_nodes();
                     outcome(&worker)
@@ -65,7 +66,7 @@ pub(crate) fn run(
                 }
             }
         };
-        let mut main = Worker::new(shared, 0, main_memory);
+        let mut main = Worker::<R>::new(shared, 0, main_memory);
         main.set_helper_start(&mut start_helpers);
         main.iterate(Some(report));
         main.flush_nodes();
@@ -84,7 +85,7 @@ pub(crate) fn run(
     })
 }
 
-fn outcome(worker: &Worker<'_, '_>) -> ThreadOutcome {
+fn outcome<R: Rules>(worker: &Worker<'_, '_, R>) -> ThreadOutcome {
     ThreadOutcome {
         completed: worker.completed.clone(),
         partial_best: worker.partial_best.clone(),

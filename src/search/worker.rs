@@ -16,13 +16,14 @@
 //! looks at the clock.
 
 use crate::egtb::{Tablebases, Wdl};
-use crate::eval::evaluate::{can_capture, evaluate_with};
+use crate::eval::evaluate::{can_capture, evaluate_for};
 use crate::eval::score::Score;
 use crate::eval::weights::Weights;
 use crate::game::draw::{self, DrawCounters};
 use crate::rules::movegen::{self, MoveList};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Rules;
 use crate::search::control::{Report, SearchControl, SearchSettings};
 use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
@@ -32,6 +33,7 @@ use crate::search::params::SearchParams;
 use crate::search::thread_memory::{PvTable, ThreadMemory};
 use crate::search::time::{Progress, TimeManager};
 use crate::search::tt::{Bound, Hit, PackedMove, Table};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -149,8 +151,9 @@ impl Material {
     }
 }
 
-/// The state of one search thread.
-pub(crate) struct Worker<'s, 'a> {
+/// The state of one search thread, searching under the rules `R` (chosen once for the whole
+/// search: each variant gets its own compiled copy of the tree search).
+pub(crate) struct Worker<'s, 'a, R: Rules> {
     shared: &'s Shared<'a>,
     id: usize,
     params: SearchParams,
@@ -184,9 +187,10 @@ pub(crate) struct Worker<'s, 'a> {
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
+    rules: PhantomData<R>,
 }
 
-impl<'s, 'a> Worker<'s, 'a> {
+impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
     pub(crate) fn new(shared: &'s Shared<'a>, id: usize, memory: &'s mut ThreadMemory) -> Self {
         let mut path = Vec::with_capacity(shared.history_keys.len() + MAX_PLY + 1);
         for (run, &key) in shared.history_keys.iter().enumerate() {
@@ -230,6 +234,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             in_probcut: false,
             played: [None; MAX_PLY],
             start_helpers: None,
+            rules: PhantomData,
         }
     }
 
@@ -580,7 +585,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.count_node();
         for index in pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
-            let child = root.play(&mv);
+            let child = root.play_for::<R>(&mv);
             let child_counters = counters.after(&root, &mv, &child);
             self.push(&root, &mv, child.key());
             let score = if index == pv_index {
@@ -651,11 +656,12 @@ impl<'s, 'a> Worker<'s, 'a> {
         if rules.repetition && self.is_repetition() {
             return Score::DRAW;
         }
-        if rules.move_count && draw::move_count_draw(rules, position, &counters).is_some() {
+        if rules.move_count && draw::move_count_draw_for::<R>(rules, position, &counters).is_some()
+        {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_with(position, self.shared.eval);
+            return evaluate_for::<R>(position, self.shared.eval);
         }
         // After the draw checks: a rule draw outranks the databases' value.
         if let Some(score) = self.probe_tables(position, ply, Some(&counters)) {
@@ -698,7 +704,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         let mut list = MoveList::new();
-        movegen::generate(position, &mut list);
+        movegen::generate_for::<R>(position, &mut list);
         let count = list.len();
         if count == 0 {
             return Score::loss_in(ply as u32);
@@ -750,7 +756,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             {
                 break;
             }
-            let child = position.play(&mv);
+            let child = position.play_for::<R>(&mv);
             let new_depth = if index == 0 && singular {
                 depth
             } else {
@@ -938,7 +944,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let target = Score(table_score.0 - params.singular_margin);
         let reduced = depth - 4;
         for mv in moves.iter().filter(|mv| !hit.mv.matches(mv)) {
-            let child = position.play(mv);
+            let child = position.play_for::<R>(mv);
             let child_counters = counters.after(position, mv, &child);
             self.push(position, mv, child.key());
             self.played[ply] = Some(*mv);
@@ -1023,13 +1029,13 @@ impl<'s, 'a> Worker<'s, 'a> {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_with(position, self.shared.eval);
+            return evaluate_for::<R>(position, self.shared.eval);
         }
         if let Some(score) = self.probe_tables(position, ply, None) {
             return score;
         }
         let mut list = MoveList::new();
-        let forced = movegen::generate_captures(position, &mut list);
+        let forced = movegen::generate_captures_for::<R>(position, &mut list);
         if !forced {
             if !movegen::has_quiet_move(position) {
                 return Score::loss_in(ply as u32);
@@ -1037,7 +1043,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             let eval = self.shared.eval;
             let stand_pat = self
                 .evals
-                .get_or_insert(position.key(), || evaluate_with(position, eval));
+                .get_or_insert(position.key(), || evaluate_for::<R>(position, eval));
             if threat_plies == 0 {
                 return stand_pat;
             }
@@ -1050,7 +1056,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                     return stand_pat;
                 }
                 movegen::generate_quiet(position, &mut list);
-                list.retain(|mv| movegen::has_capture(&position.play(mv)));
+                list.retain(|mv| movegen::has_capture(&position.play_for::<R>(mv)));
                 if list.is_empty() {
                     return stand_pat;
                 }
@@ -1098,7 +1104,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         next_threat_plies: u32,
     ) -> Score {
         for mv in list.iter() {
-            let child = position.play(mv);
+            let child = position.play_for::<R>(mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, next_threat_plies);
             if self.aborted {
                 return Score::DRAW;

@@ -4,6 +4,7 @@
 
 use crate::book::Book;
 use crate::egtb::Tablebases;
+use crate::rules::variant::Variant;
 use crate::serve::assets::ASSETS;
 use crate::serve::budget::Budget;
 use crate::serve::guard::{check_host, AllowedHosts, ApiError, MAX_BODY_BYTES};
@@ -40,6 +41,8 @@ pub struct ServeConfig {
     pub open: bool,
     /// More host names (without port) the Host check lets through.
     pub allow_hosts: Vec<String>,
+    /// The rules the page starts with (it can change them).
+    pub variant: Variant,
 }
 
 /// What every request shares: the search resources and the book.
@@ -49,6 +52,8 @@ pub struct AppState {
     pub budget: Arc<Budget>,
     /// The book play searches take their moves from, if any.
     pub book: Option<Arc<Book>>,
+    /// The rules the page starts with.
+    pub variant: Variant,
 }
 
 impl AppState {
@@ -62,7 +67,13 @@ impl AppState {
         AppState {
             budget: Budget::new(threads, hash_mb, tablebases),
             book,
+            variant: Variant::Brazilian,
         }
+    }
+
+    /// The same state with the page starting under `variant`'s rules.
+    pub fn with_variant(self, variant: Variant) -> AppState {
+        AppState { variant, ..self }
     }
 }
 
@@ -145,7 +156,8 @@ pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
             eprintln!("onca serve: cannot open a browser ({why}); open {url} yourself");
         }
     }
-    let state = AppState::new(config.threads, config.hash_mb, Arc::new(tablebases), book);
+    let state = AppState::new(config.threads, config.hash_mb, Arc::new(tablebases), book)
+        .with_variant(config.variant);
     let app = router(state, allowed);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -6,11 +6,12 @@ use crate::game::draw::DrawRules;
 use crate::game::pdn::GameResult;
 use crate::game::record::{Game, Outcome};
 use crate::notation::fen;
-use crate::rules::movegen;
 use crate::rules::position::{Color, Position};
 use crate::rules::square::Square;
+use crate::serve::app::AppState;
 use crate::serve::guard::{ApiError, ApiJson};
 use crate::serve::wire::{move_label, GameRequest, MoveJson, PositionJson, SquareJson};
+use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
@@ -19,13 +20,16 @@ use serde::Serialize;
 pub struct BoardJson {
     squares: Vec<SquareJson>,
     start_fen: String,
+    /// The rules the page starts with (`onca serve --variant`).
+    variant: &'static str,
 }
 
 /// `GET /api/board`.
-pub async fn board() -> Json<BoardJson> {
+pub async fn board(State(state): State<AppState>) -> Json<BoardJson> {
     Json(BoardJson {
         squares: Square::all().map(SquareJson::of).collect(),
         start_fen: fen::to_fen(&Position::start()),
+        variant: state.variant.name(),
     })
 }
 
@@ -75,6 +79,7 @@ impl OutcomeJson {
 /// A replayed game.
 #[derive(Serialize)]
 pub struct GameJson {
+    variant: &'static str,
     start_fen: String,
     plies: Vec<PlyJson>,
     legal: Vec<MoveJson>,
@@ -97,9 +102,9 @@ pub fn describe(game: &Game) -> GameJson {
     }];
     let mut position = start;
     for (index, mv) in game.moves().iter().enumerate() {
-        let described = MoveJson::of(&position, mv);
+        let described = MoveJson::of(game.variant(), &position, mv);
         let label = move_label(&start, index, &position);
-        position = position.play(mv);
+        position = position.play_in(game.variant(), mv);
         plies.push(PlyJson {
             position: PositionJson::of(&position),
             played: Some(described),
@@ -109,9 +114,10 @@ pub fn describe(game: &Game) -> GameJson {
     let outcome = game.outcome(&DrawRules::default());
     let legal = match outcome {
         Some(_) => Vec::new(),
-        None => MoveJson::all(&position, &movegen::legal_moves(&position)),
+        None => MoveJson::all(game.variant(), &position, &game.legal_moves()),
     };
     GameJson {
+        variant: game.variant().name(),
         start_fen: fen::to_fen(&start),
         plies,
         legal,

@@ -20,6 +20,8 @@ pub struct ImportRequest {
 /// One imported game.
 #[derive(Serialize)]
 pub struct ImportedGame {
+    /// `brazilian` or `russian`, from the game's `GameType` (26 or 25).
+    variant: &'static str,
     tags: Vec<(String, String)>,
     fen: String,
     moves: Vec<String>,
@@ -43,6 +45,7 @@ pub async fn import(
     let games = games
         .into_iter()
         .map(|game| ImportedGame {
+            variant: game.variant.name(),
             fen: fen::to_fen(&game.start),
             moves: game.moves.iter().map(|mv| mv.hub()).collect(),
             result: game.result.pdn(),
@@ -97,6 +100,7 @@ pub async fn export(
         .filter(|(name, _)| !matches!(name.as_str(), "Result" | "GameType" | "FEN"))
         .collect();
     let pdn = PdnGame {
+        variant: game.variant(),
         tags,
         start: *game.start(),
         moves: game.moves().to_vec(),

@@ -153,6 +153,7 @@ pub async fn review(
         let progress_sender = sender.clone();
         let review = review_game(
             lease.searcher(),
+            game.variant(),
             start,
             &moves,
             &config,

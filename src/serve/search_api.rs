@@ -180,7 +180,7 @@ struct DoneJson {
 
 fn info_event(game: &Game, report: &Report, source: &'static str) -> Event {
     let root = game.current();
-    let (pv_algebraic, pv_numeric) = line_texts(root, &report.pv);
+    let (pv_algebraic, pv_numeric) = line_texts(game.variant(), root, &report.pv);
     let seconds = report.elapsed.as_secs_f64();
     let info = InfoJson {
         depth: report.depth,
@@ -286,9 +286,12 @@ pub async fn lease(state: &AppState, wanted: Option<usize>) -> Result<Lease, Api
 }
 
 /// The book's move for a play search, as a finished result: with the Hub's default variety and
-/// plies, drawn afresh for every move (the page has no game to seed).
+/// plies, drawn afresh for every move (the page has no game to seed). The book is Brazilian: other
+/// variants always search.
 fn book_move(book: &Book, game: &Game) -> Option<SearchResult> {
-    if game.moves().len() >= book::DEFAULT_PLIES as usize {
+    if game.variant() != crate::rules::variant::Variant::Brazilian
+        || game.moves().len() >= book::DEFAULT_PLIES as usize
+    {
         return None;
     }
     book.answer(game.current(), book::DEFAULT_VARIETY, book::fresh_seed())

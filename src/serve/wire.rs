@@ -1,17 +1,19 @@
 //! The JSON shapes of the page's API: the game a request carries ([`GameRequest`]), and positions,
 //! moves and scores as the page draws them. Squares travel as their numbers 1..32 (1 = b8, the
 //! numbering of the rest of the engine); moves also carry their PDN text in both notations, so the
-//! page never needs the rules.
+//! page never needs the rules. A game names its variant (`brazilian`, the default, or `russian`);
+//! its moves, routes and texts are those of that variant's rules.
 
 use crate::eval::score::Score;
 use crate::game::record::Game;
 use crate::notation::fen;
-use crate::notation::pdn::write_move;
+use crate::notation::pdn::write_move_in;
 use crate::notation::squares::SquareNotation;
 use crate::rules::movegen::{self, CaptureRoute};
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use crate::serve::guard::ApiError;
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +30,9 @@ pub struct GameRequest {
     /// The moves played from the start, in Hub notation (`22-18`, `26x17x22`).
     #[serde(default)]
     pub moves: Vec<String>,
+    /// The rules: `brazilian` (absent or null) or `russian`.
+    #[serde(default)]
+    pub variant: Option<String>,
 }
 
 impl GameRequest {
@@ -45,7 +50,13 @@ impl GameRequest {
             Some(text) => fen::parse_position(text)
                 .map_err(|why| ApiError::bad_request(format!("bad position '{text}': {why}")))?,
         };
-        let mut game = Game::new(start);
+        let variant = match self.variant.as_deref().map(str::trim) {
+            None | Some("") => Variant::Brazilian,
+            Some(text) => text
+                .parse()
+                .map_err(|why| ApiError::bad_request(format!("{why}")))?,
+        };
+        let mut game = Game::in_variant(variant, start);
         for (index, text) in self.moves.iter().enumerate() {
             game.play_text(text).map_err(|why| {
                 ApiError::bad_request(format!(
@@ -156,29 +167,34 @@ pub struct MoveJson {
 }
 
 impl MoveJson {
-    /// Every move of `moves`, all legal in `position`, described for the page (the capture
-    /// routes of the position are found once for all of them).
-    pub fn all(position: &Position, moves: &[Move]) -> Vec<MoveJson> {
+    /// Every move of `moves`, all legal in `position` under `variant`, described for the page
+    /// (the capture routes of the position are found once for all of them).
+    pub fn all(variant: Variant, position: &Position, moves: &[Move]) -> Vec<MoveJson> {
         let routes = if moves.iter().any(Move::is_capture) {
-            movegen::capture_routes(position)
+            movegen::capture_routes_in(variant, position)
         } else {
             Vec::new()
         };
         moves
             .iter()
-            .map(|mv| MoveJson::with_routes(position, mv, &routes))
+            .map(|mv| MoveJson::with_routes(variant, position, mv, &routes))
             .collect()
     }
 
-    /// `mv`, legal in `position`, described for the page.
-    pub fn of(position: &Position, mv: &Move) -> MoveJson {
-        MoveJson::all(position, std::slice::from_ref(mv))
+    /// `mv`, legal in `position` under `variant`, described for the page.
+    pub fn of(variant: Variant, position: &Position, mv: &Move) -> MoveJson {
+        MoveJson::all(variant, position, std::slice::from_ref(mv))
             .pop()
             .expect("one move in, one description out")
     }
 
     /// `mv` with its routes among the position's `routes`.
-    fn with_routes(position: &Position, mv: &Move, routes: &[CaptureRoute]) -> MoveJson {
+    fn with_routes(
+        variant: Variant,
+        position: &Position,
+        mv: &Move,
+        routes: &[CaptureRoute],
+    ) -> MoveJson {
         let routes: Vec<Vec<u32>> = if mv.is_capture() {
             routes
                 .iter()
@@ -189,11 +205,12 @@ impl MoveJson {
             vec![vec![mv.from.number(), mv.to.number()]]
         };
         let was_man = position.piece_at(mv.from).is_some_and(|piece| !piece.king);
-        let promotes = was_man && position.play(mv).piece_at(mv.to).is_some_and(|p| p.king);
+        let after = position.play_in(variant, mv);
+        let promotes = was_man && after.piece_at(mv.to).is_some_and(|p| p.king);
         MoveJson {
             hub: mv.hub(),
-            algebraic: write_move(position, mv, SquareNotation::Algebraic),
-            numeric: write_move(position, mv, SquareNotation::HubNumbers),
+            algebraic: write_move_in(variant, position, mv, SquareNotation::Algebraic),
+            numeric: write_move_in(variant, position, mv, SquareNotation::HubNumbers),
             from: mv.from.number(),
             to: mv.to.number(),
             captured: mv.captured.squares().map(Square::number).collect(),
@@ -210,19 +227,19 @@ fn route_squares(route: &CaptureRoute) -> Vec<u32> {
         .collect()
 }
 
-/// A line of moves from `position` in both PDN notations, space separated (illegal tails, which
-/// the search never gives, are cut off).
-pub fn line_texts(position: &Position, line: &[Move]) -> (String, String) {
+/// A line of moves of `variant` from `position` in both PDN notations, space separated (illegal
+/// tails, which the search never gives, are cut off).
+pub fn line_texts(variant: Variant, position: &Position, line: &[Move]) -> (String, String) {
     let mut algebraic = Vec::new();
     let mut numeric = Vec::new();
     let mut at = *position;
     for mv in line {
-        if !movegen::legal_moves(&at).contains(mv) {
+        if !movegen::legal_moves_in(variant, &at).contains(mv) {
             break;
         }
-        algebraic.push(write_move(&at, mv, SquareNotation::Algebraic));
-        numeric.push(write_move(&at, mv, SquareNotation::HubNumbers));
-        at = at.play(mv);
+        algebraic.push(write_move_in(variant, &at, mv, SquareNotation::Algebraic));
+        numeric.push(write_move_in(variant, &at, mv, SquareNotation::HubNumbers));
+        at = at.play_in(variant, mv);
     }
     (algebraic.join(" "), numeric.join(" "))
 }
@@ -318,6 +335,7 @@ mod tests {
         let request = GameRequest {
             fen: None,
             moves: vec!["22-18".into(), "22-17".into()],
+            variant: None,
         };
         let error = request.replay().expect_err("22-17 is not Black's move");
         assert!(

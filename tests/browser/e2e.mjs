@@ -20,6 +20,7 @@
 //                 #level (movetime:MS | clock:MIN:INC), #skill; analyse: #multipv (1..5);
 //                 clocks #clock-white, #clock-black (clock levels only)
 //   game          #new-game, #undo, #redo, #flip, #notation (algebraic|numeric),
+//                 #variant (brazilian|russian; a change starts a new game),
 //                 #nav-first, #nav-prev, #nav-next, #nav-last (also arrow keys, Home, End),
 //                 #move-list with .move[data-ply="i"] (.current = shown), .glyph (?! ? ??);
 //                 body[data-ply] = shown ply, body[data-plies] = game length, body[data-ready]
@@ -40,7 +41,9 @@
 //   5. "Analyse game" at depth 4 draws one graph point per ply plus the start; a click jumps there
 //   6. a bad FEN shows an error in #status and the page keeps working (a move by drag)
 //   7. two captures sharing origin and destination open the chooser; the chosen one is played
-//   8. no unexpected console error or page error during the whole run
+//   8. Russian rules: a capture of one man where Brazilian forces two is offered and played; a
+//      GameType 25 import switches the rules choice to Russian
+//   9. no unexpected console error or page error during the whole run
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, createWriteStream } from 'node:fs';
@@ -78,6 +81,13 @@ const PDN_AFTER_3 = {
 const CHOOSER_FEN = 'W:WK20:B16,23,24,25,26';
 const CHOOSER_PICK = '20x29x24x25x26';
 const BAD_FEN = 'W:W21,22,99:Bxyz';
+// White may take 17 with 21 (one man, Russian only) or 24 and 15 with 28 (two men).
+const RUSSIAN_FEN = 'W:W21,28:B17,24,15';
+const RUSSIAN_PDN = `[GameType "25,W,8,8,N2,0"]
+[FEN "${RUSSIAN_FEN}"]
+
+1. 21x14 *
+`;
 
 const results = [];
 const consoleProblems = [];
@@ -370,6 +380,28 @@ async function main() {
       await page.click(`#move-chooser button[data-move="${CHOOSER_PICK}"]`);
       await page.waitForSelector('[data-square="29"] [data-piece="white-king"]');
       await expectPosition(page, { white: [29], black: [16, 23] }, 'after the chosen capture');
+    });
+
+    await step('Russian rules offer the smaller capture; a GameType 25 import switches to them', async () => {
+      await openPage(page, url);
+      await page.selectOption('#variant', 'russian');
+      await openDetails(page, 'position-panel');
+      await page.fill('#fen', RUSSIAN_FEN);
+      await page.click('#fen-load');
+      await page.waitForSelector('[data-square="28"] [data-piece="white-man"]');
+      await page.click('[data-square="21"]');
+      await page.waitForSelector('[data-square="14"].target');
+      await page.click('[data-square="14"]');
+      await page.waitForSelector('[data-square="14"] [data-piece="white-man"]');
+      await wait(page, () => document.body.dataset.plies === '1');
+      await page.selectOption('#variant', 'brazilian');
+      await wait(page, () => document.body.dataset.plies === '0');
+      await openDetails(page, 'pdn-panel');
+      await page.fill('#pdn-text', RUSSIAN_PDN);
+      await page.click('#pdn-import');
+      await wait(page, () => document.querySelectorAll('#move-list .move[data-ply]').length === 1);
+      const rules = await page.$eval('#variant', (select) => select.value);
+      if (rules !== 'russian') fail(`the rules choice reads ${rules} after a GameType 25 import`);
     });
 
     await step('no unexpected console errors during the run', async () => {

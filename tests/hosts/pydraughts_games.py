@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Complete Brazilian games against our engine, driven by pydraughts' own HubEngine.
+"""Complete Brazilian or Russian games against our engine, driven by pydraughts' own HubEngine.
 
 This is the host side of the Hub protocol exactly as pydraughts (0.6.x for its Board and
 tournament code, 0.5.x as pinned by lidraughts-bot) speaks it. pydraughts checks every move the
@@ -7,10 +7,13 @@ engine sends: it builds a `draughts.Move` from the engine's `done move=` text, w
 the move is not legal, and the game then pushes it.
 
     python tests/hosts/pydraughts_games.py target/release/onca [--games N] [--seed S]
+        [--variant brazilian|russian]
 
 Run it with the Python of a virtualenv holding pydraughts==0.6.7 or pydraughts==0.5.7 (see
 scripts/host-tests). With 0.6 the engine is set to `move-numbering=mirrored`, the numbering that
-pydraughts 0.6 uses for Brazilian moves; with 0.5 the standard numbering is kept.
+pydraughts 0.6 uses for Brazilian and Russian moves alike; with 0.5 the standard numbering is
+kept. With `--variant russian` the engine is set to `variant=russian` and pydraughts' Russian board
+referees (free choice of capture, crowning during a capture).
 
 Facts about pydraughts this relies on (read from its source):
 * `HubEngine(command)` starts the process and sends `hub`; `init()` waits for `ready`;
@@ -18,8 +21,8 @@ Facts about pydraughts this relies on (read from its source):
 * `HubEngine.play(board, Limit(...), ponder)` sends `pos pos=<initial position> moves="..."` with
   every move of the game, one `level` line and `go think` or `go ponder`, then waits for `done`.
   With a clock it sends `time` minus the increment (Hub adds the increment first).
-* 0.6: `draughts.Board("brazilian")`, `board.legal_moves()`, `board.push(move)`, `board.is_over()`.
-  0.5: `draughts.Game("brazilian")`, `game.legal_moves()` gives board moves, `game.push(board_move)`.
+* 0.6: `draughts.Board(variant)`, `board.legal_moves()`, `board.push(move)`, `board.is_over()`.
+  0.5: `draughts.Game(variant)`, `game.legal_moves()` gives board moves, `game.push(board_move)`.
 
 Exits with status 0 when every game ended by the rules with only legal moves, 1 otherwise.
 """
@@ -39,6 +42,8 @@ VERSION = draughts.__version__
 MODERN = not VERSION.startswith("0.5")
 MAX_PLIES = 600
 GAME_TIMEOUT_SECONDS = 300
+# The rules of the games, set from --variant before any game starts.
+VARIANT = "brazilian"
 
 
 class Failure(Exception):
@@ -54,9 +59,9 @@ class Position:
 
     def __init__(self):
         if MODERN:
-            self.board = draughts.Board("brazilian")
+            self.board = draughts.Board(VARIANT)
         else:
-            self.board = draughts.Game("brazilian")
+            self.board = draughts.Game(VARIANT)
 
     def is_over(self):
         return self.board.is_over()
@@ -98,9 +103,9 @@ class Position:
 
 def start_engine(path, hash_mb=16):
     engine = HubEngine([path, "hub"])
-    if "variant" not in engine.variants and "brazilian" not in engine.variants:
-        raise Failure(f"engine does not declare the brazilian variant: {engine.variants}")
-    options = {"variant": "brazilian", "hash": hash_mb, "threads": 1}
+    if VARIANT not in engine.variants:
+        raise Failure(f"engine does not declare the {VARIANT} variant: {engine.variants}")
+    options = {"variant": VARIANT, "hash": hash_mb, "threads": 1}
     if MODERN:
         options["move-numbering"] = "mirrored"
     engine.configure(options)
@@ -279,10 +284,14 @@ def main():
     parser.add_argument("engine", help="path to the onca binary")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--variant", choices=["brazilian", "russian"], default="brazilian")
     args = parser.parse_args()
+    global VARIANT
+    VARIANT = args.variant
     path = os.path.abspath(args.engine)
     numbering = "mirrored" if MODERN else "standard"
-    print(f"pydraughts {VERSION}, move-numbering={numbering}, engine {path}", flush=True)
+    print(f"pydraughts {VERSION}, {VARIANT}, move-numbering={numbering}, engine {path}",
+          flush=True)
     failures = 0
     for name, make_white, make_black in games(path, args.games, args.seed):
         timer = watchdog(GAME_TIMEOUT_SECONDS)

@@ -14,6 +14,7 @@ pub use write::write_game;
 
 use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::Variant;
 
 /// How a game ended, as the `Result` tag says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +60,12 @@ impl GameResult {
     }
 }
 
-/// One game: its tags (in file order), start position, moves and result.
+/// One game: its variant, tags (in file order), start position, moves and result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
+    /// The rules the game was played by: the `GameType` tag's game number (26 Brazilian, 25
+    /// Russian; Brazilian without the tag).
+    pub variant: Variant,
     /// Tags other than `Result`, `GameType` and `FEN`, which the writer derives from the fields.
     /// The reader keeps every tag it finds here, those three included.
     pub tags: Vec<(String, String)>,
@@ -129,6 +133,7 @@ mod tests {
             "{captures} captures, {promotions} promotions"
         );
         let game = PdnGame {
+            variant: Variant::Brazilian,
             tags: vec![
                 ("Event".into(), "round \"trip\"".into()),
                 // A value ending in a backslash once wrote `"...\"]`, which reads as unclosed.

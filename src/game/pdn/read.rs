@@ -16,7 +16,9 @@ use super::{GameResult, PdnGame, SquareNotation};
 use crate::game::record::Game;
 use crate::notation::fen;
 use crate::notation::pdn;
+use crate::notation::squares::read_game_type;
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use std::fmt;
 use std::io::BufRead;
 
@@ -366,12 +368,12 @@ impl<R: BufRead> Iterator for PdnReader<R> {
                 .find(|(name, _, _)| name == wanted)
                 .map(|(_, value, place)| (value.as_str(), *place))
         };
-        let notation = match tag("GameType") {
-            Some((value, place)) => SquareNotation::from_game_type(value).unwrap_or_else(|why| {
+        let (variant, notation) = match tag("GameType") {
+            Some((value, place)) => read_game_type(value).unwrap_or_else(|why| {
                 problem.get_or_insert((why, place));
-                SquareNotation::Algebraic
+                (Variant::Brazilian, SquareNotation::Algebraic)
             }),
-            None => SquareNotation::Algebraic,
+            None => (Variant::Brazilian, SquareNotation::Algebraic),
         };
         let start = match tag("FEN") {
             Some((value, place)) => fen::parse_fen_in(value, notation).unwrap_or_else(|why| {
@@ -383,7 +385,7 @@ impl<R: BufRead> Iterator for PdnReader<R> {
         let mut result = tag("Result")
             .and_then(|(value, _)| GameResult::parse(value))
             .unwrap_or(GameResult::Unknown);
-        let mut game = Game::new(start);
+        let mut game = Game::in_variant(variant, start);
         // The move text: until a result, the next game's tags or the end.
         while !matches!(self.peek(), Ok((Token::End | Token::Tag { .. }, _))) {
             match self.bump() {
@@ -413,6 +415,7 @@ impl<R: BufRead> Iterator for PdnReader<R> {
                 message,
             }),
             None => Ok(PdnGame {
+                variant,
                 tags: tags
                     .into_iter()
                     .map(|(name, value, _)| (name, value))
@@ -436,7 +439,7 @@ fn play_word(game: &mut Game, word: &str, notation: SquareNotation) -> Result<()
     if body.is_empty() || body.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(());
     }
-    let mv = pdn::read_move(game.current(), body, notation)
+    let mv = pdn::read_move_in(game.variant(), game.current(), body, notation)
         .map_err(|why| format!("move {} '{body}': {why}", game.moves().len() + 1))?;
     game.play(mv);
     Ok(())
@@ -493,13 +496,35 @@ mod tests {
     }
 
     #[test]
+    fn game_type_25_is_russian_draughts() {
+        // White's c3 (21) may take one man on b4 although d2 could take two: only Russian allows
+        // it. The FEN names Hub numbers, as the N2 game type says.
+        let text = "[GameType \"25,W,8,8,N2,0\"]\n[FEN \"W:W21,28:B17,24,15\"]\n1. 21x14 *\n";
+        let games = read_games(text).expect("a Russian game");
+        assert_eq!(games[0].variant, Variant::Russian);
+        assert_eq!(games[0].moves[0].to_string(), "21x14x17");
+        let brazilian = text.replace("25,W", "26,W");
+        assert!(read_games(&brazilian).is_err(), "illegal in Brazilian");
+        let written = super::super::write_game(&games[0], SquareNotation::HubNumbers);
+        assert!(
+            written.contains("[GameType \"25,W,8,8,N2,0\"]"),
+            "{written}"
+        );
+        let again = read_games(&written).expect("read back");
+        assert_eq!(again[0].variant, Variant::Russian);
+        assert_eq!(again[0].moves, games[0].moves);
+        let plain = read_games("1. c3-d4 *\n").expect("no GameType");
+        assert_eq!(plain[0].variant, Variant::Brazilian);
+    }
+
+    #[test]
     fn the_numbering_follows_the_game_type() {
         // 1 = a1: White's c3-d4 is 10-14, Black's f6-e5 is 23-19.
         let a1 = "[GameType \"26,W,8,8,N0,0\"]\n[FEN \"W:W1-12:B21-32\"]\n1. 10-14 23-19 *\n";
         let game = read_games(a1).expect("N0 file");
         assert_eq!(game[0].start, Position::start());
         assert_eq!(game[0].moves[0].to_string(), "22-18");
-        assert!(read_games("[GameType \"25\"]\n1. c3-d4 *\n").is_err());
+        assert!(read_games("[GameType \"20\"]\n1. c3-d4 *\n").is_err());
         let error = read_games("[GameType \"26,W,8,8,N1,0\"]\n1. 22-18 *\n")
             .expect_err("N1 is not a Brazilian numbering");
         assert_eq!((error.line, error.column), (1, 1));

@@ -42,7 +42,10 @@ pub fn write_annotated(
         text.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
     }
     text.push_str(&format!("[Result \"{}\"]\n", game.result.pdn()));
-    text.push_str(&format!("[GameType \"{}\"]\n", notation.game_type()));
+    text.push_str(&format!(
+        "[GameType \"{}\"]\n",
+        notation.game_type_in(game.variant)
+    ));
     if game.start != Position::start() {
         text.push_str(&format!(
             "[FEN \"{}\"]\n",
@@ -58,7 +61,7 @@ pub fn write_annotated(
     let mut number = 1;
     for (index, mv) in game.moves.iter().enumerate() {
         let note = notes.get(index);
-        let mut text = pdn::write_move(&position, mv, notation);
+        let mut text = pdn::write_move_in(game.variant, &position, mv, notation);
         if let Some(nag) = note.and_then(|note| note.nag) {
             text.push_str(nag);
         }
@@ -75,7 +78,7 @@ pub fn write_annotated(
         if position.side_to_move() == Color::Black {
             number += 1;
         }
-        position = position.play(mv);
+        position = position.play_in(game.variant, mv);
     }
     tokens.push(game.result.pdn().to_string());
     let mut line = String::new();

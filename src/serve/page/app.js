@@ -13,7 +13,7 @@ const GLYPHS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 const state = {
   squares: [],
-  game: { fen: null, moves: [] },
+  game: { fen: null, moves: [], variant: 'brazilian' },
   plies: [],
   legal: [],
   outcome: null,
@@ -68,7 +68,8 @@ function guard(fn) {
 
 // ------------------------------------------------------------------ the game
 
-const gameKey = (fen, moves) => `${fen ?? ''}|${moves.join(' ')}`;
+// The variant is part of a game's identity: the same moves under other rules are another game.
+const gameKey = (fen, moves) => `${state.game.variant}|${fen ?? ''}|${moves.join(' ')}`;
 const endIndex = () => state.plies.length - 1;
 const shownPly = () => state.plies[state.cursor];
 const sideToMoveAtEnd = () => state.plies[endIndex()]?.side;
@@ -77,14 +78,16 @@ const engineSide = () => (humanSide() === 'white' ? 'black' : 'white');
 const moveText = (move) => move[state.notation] ?? move.hub;
 
 // Asks the server to replay a game and takes the answer as the new state. cursor: 'end',
-// 'start' or a ply index. Resolves to false (after showing the error) when the server refuses.
+// 'start' or a ply index. The game keeps the current variant unless it names one. Resolves to
+// false (after showing the error) when the server refuses.
 async function loadGame(game, cursor = 'end') {
+  const variant = game.variant ?? state.game.variant;
   const sequence = ++loadSequence;
   state.pending++;
   render();
   let answer;
   try {
-    answer = await api.postGame({ fen: game.fen ?? null, moves: game.moves });
+    answer = await api.postGame({ fen: game.fen ?? null, moves: game.moves, variant });
   } catch (err) {
     state.pending--;
     if (sequence === loadSequence) showError(err);
@@ -95,7 +98,9 @@ async function loadGame(game, cursor = 'end') {
   if (sequence !== loadSequence) { render(); return false; }
   const previousMoves = state.game.moves.length;
   const sameStart = (state.game.fen ?? null) === (game.fen ?? null);
-  state.game = { fen: game.fen ?? null, moves: [...game.moves] };
+  const sameVariant = state.game.variant === variant;
+  state.game = { fen: game.fen ?? null, moves: [...game.moves], variant };
+  $('variant').value = variant;
   state.plies = answer.plies;
   state.legal = answer.legal;
   state.outcome = answer.outcome;
@@ -103,7 +108,7 @@ async function loadGame(game, cursor = 'end') {
   if (state.review && state.review.key !== gameKey(state.game.fen, state.game.moves)) clearReview();
   const end = endIndex();
   state.cursor = cursor === 'end' ? end : cursor === 'start' ? 0 : Math.max(0, Math.min(end, cursor));
-  syncClock(sameStart && state.game.moves.length === previousMoves + 1);
+  syncClock(sameVariant && sameStart && state.game.moves.length === previousMoves + 1);
   if (state.outcome) setStatus(`Game over: ${state.outcome.result} (${state.outcome.reason})`);
   else setStatus(turnText());
   render();
@@ -126,7 +131,7 @@ function shownLegal() {
   const index = state.cursor;
   const key = gameKey(state.game.fen, state.game.moves);
   state.legalAt.set(index, []);
-  api.postGame({ fen: state.game.fen, moves: state.game.moves.slice(0, index) })
+  api.postGame({ fen: state.game.fen, moves: state.game.moves.slice(0, index), variant: state.game.variant })
     .then((answer) => {
       if (key !== gameKey(state.game.fen, state.game.moves)) return;
       state.legalAt.set(index, answer.legal);
@@ -194,7 +199,8 @@ function sideAfter(count) {
   return count % 2 === 0 ? startSide : (startSide === 'white' ? 'black' : 'white');
 }
 
-async function newGame() {
+// A new game from the initial position under `variant` (default: the current one).
+async function newGame(variant = state.game.variant) {
   stopEngine();
   state.redo = [];
   state.tags = [];
@@ -202,7 +208,7 @@ async function newGame() {
   state.flagged = null;
   clearReview();
   if (state.mode === 'play') resetClocks();
-  await loadGame({ fen: null, moves: [] });
+  return loadGame({ fen: null, moves: [], variant });
 }
 
 function goTo(index) {
@@ -295,6 +301,7 @@ function maybeEngineMove() {
   const request = {
     fen: state.game.fen,
     moves: state.game.moves,
+    variant: state.game.variant,
     mode: 'play',
     skill: Number($('skill').value),
     ...levelRequest(),
@@ -351,7 +358,7 @@ function startAnalysis() {
   const controller = new AbortController();
   engine = { controller, kind: 'analyze', key };
   setEngineState('analysing');
-  api.search({ fen: state.game.fen, moves, mode: 'analyze', multipv }, controller.signal, {
+  api.search({ fen: state.game.fen, moves, variant: state.game.variant, mode: 'analyze', multipv }, controller.signal, {
     info: (info) => {
       if (engine?.controller !== controller) return;
       const index = (info.multipv ?? 1) - 1;
@@ -651,7 +658,7 @@ async function loadImported(index) {
   if (!game) return;
   if (state.mode === 'play') setMode('free');
   stopEngine();
-  const ok = await loadGame({ fen: game.fen, moves: game.moves }, 'start');
+  const ok = await loadGame({ fen: game.fen, moves: game.moves, variant: game.variant }, 'start');
   if (!ok) return;
   state.tags = game.tags;
   state.result = game.result ?? '*';
@@ -698,6 +705,7 @@ async function exportText() {
   const answer = await api.exportPdn({
     fen: state.game.fen,
     moves: state.game.moves,
+    variant: state.game.variant,
     tags: exportTags(),
     result: currentResult(),
     notation: state.notation,
@@ -739,7 +747,7 @@ async function startReview() {
   setStatus('Reviewing the game…');
   let review = null;
   try {
-    await api.review({ fen: state.game.fen, moves: state.game.moves, depth: Number($('review-depth').value) },
+    await api.review({ fen: state.game.fen, moves: state.game.moves, variant: state.game.variant, depth: Number($('review-depth').value) },
       controller.signal, {
         progress: (p) => {
           if (engine?.controller !== controller) return;
@@ -955,7 +963,13 @@ function wire() {
   });
   on('skill', 'input', () => { $('skill-value').textContent = $('skill').value; });
   on('multipv', 'change', () => { if (state.mode === 'analyze') scheduleAnalysis(); });
-  on('new-game', 'click', newGame);
+  on('new-game', 'click', () => newGame());
+  // Other rules make the moves played so far meaningless: a variant change starts a new game.
+  on('variant', 'change', async () => {
+    const wanted = $('variant').value;
+    if (wanted === state.game.variant) return;
+    if (!(await newGame(wanted))) $('variant').value = state.game.variant;
+  });
   on('undo', 'click', undo);
   on('redo', 'click', redoMove);
   on('nav-first', 'click', () => goTo(0));
@@ -1039,6 +1053,7 @@ async function start() {
     return;
   }
   state.squares = info.squares;
+  state.game.variant = info.variant ?? 'brazilian';
   board = new BoardView($('board'), info.squares, $('move-chooser'));
   board.onMove = guard(playMove);
   if (await loadGame({ fen: null, moves: [] })) setStatus('Ready: White to move');
