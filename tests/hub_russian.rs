@@ -4,33 +4,12 @@
 
 mod hub_support;
 
-use hub_support::{field, Engine, Search, START};
+use hub_support::{check_search_in, field, Engine, Search, START};
 use onca::notation::fen::parse_position;
 use onca::rules::movegen::legal_moves_in;
-use onca::rules::moves::{find_hub_move, Move};
+use onca::rules::moves::find_hub_move;
 use onca::rules::position::Position;
 use onca::rules::variant::Variant;
-
-/// The `done` move of `search` and its ponder move, both checked to be legal in `variant`.
-fn done_move_in(variant: Variant, search: &Search, position: &Position) -> Move {
-    assert!(
-        search
-            .infos
-            .iter()
-            .any(|info| field(info, "score").is_some()),
-        "no info with a score before {}",
-        search.done
-    );
-    let text = field(&search.done, "move").expect("move=");
-    let mv = find_hub_move(&legal_moves_in(variant, position), &text)
-        .unwrap_or_else(|why| panic!("'{text}' is not a {variant} move ({why})"));
-    if let Some(ponder) = field(&search.done, "ponder") {
-        let after = position.play_in(variant, &mv);
-        find_hub_move(&legal_moves_in(variant, &after), &ponder)
-            .unwrap_or_else(|why| panic!("ponder '{ponder}' is not a {variant} reply ({why})"));
-    }
-    mv
-}
 
 fn russian_engine() -> Engine {
     let mut engine = Engine::start();
@@ -85,7 +64,7 @@ fn the_engine_may_take_fewer_pieces_in_russian() {
     let mut engine = russian_engine();
     let search = think(&mut engine, fen, "", 8);
     let position = parse_position(fen).expect("valid");
-    let mv = done_move_in(Variant::Russian, &search, &position);
+    let mv = check_search_in(Variant::Russian, &search, &position);
     only_in(Variant::Russian, fen, &mv.to_string());
     engine.barrier();
 }
@@ -98,7 +77,7 @@ fn a_man_crowned_during_a_capture_goes_on_as_a_king() {
     let mut engine = russian_engine();
     let search = think(&mut engine, fen, "", 6);
     let position = parse_position(fen).expect("valid");
-    let mv = done_move_in(Variant::Russian, &search, &position);
+    let mv = check_search_in(Variant::Russian, &search, &position);
     assert_eq!(mv.to_string(), "12x21x8x14");
     only_in(Variant::Russian, fen, "12x21x8x14");
 
@@ -118,7 +97,7 @@ fn pos_plays_moves_only_russian_allows() {
     let start = parse_position(fen).expect("valid");
     let first = find_hub_move(&legal_moves_in(Variant::Russian, &start), "21x14x17")
         .expect("a Russian move");
-    done_move_in(
+    check_search_in(
         Variant::Russian,
         &search,
         &start.play_in(Variant::Russian, &first),
@@ -138,7 +117,7 @@ fn pos_plays_moves_only_russian_allows() {
     engine.send("level depth=2");
     engine.send("go think");
     let search = engine.search_result();
-    done_move_in(
+    check_search_in(
         Variant::Russian,
         &search,
         &start.play_in(Variant::Russian, &first),
@@ -155,7 +134,7 @@ fn a_whole_russian_game_from_the_start_is_legal() {
     let rules = onca::game::draw::DrawRules::default();
     while game.outcome(&rules).is_none() && moves.len() < 120 {
         let search = think(&mut engine, START, &moves.join(" "), 3);
-        let mv = done_move_in(Variant::Russian, &search, game.current());
+        let mv = check_search_in(Variant::Russian, &search, game.current());
         game.play(mv);
         moves.push(mv.to_string());
     }

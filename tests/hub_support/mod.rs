@@ -3,9 +3,10 @@
 
 #![allow(dead_code)]
 
-use onca::rules::movegen::legal_moves;
+use onca::rules::movegen::legal_moves_in;
 use onca::rules::moves::{find_hub_move, Move};
 use onca::rules::position::Position;
+use onca::rules::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -218,9 +219,14 @@ pub fn field(line: &str, name: &str) -> Option<String> {
 
 /// The `move=` of a `done` line, checked to be legal in `position` (standard numbering).
 pub fn done_move(done: &str, position: &Position) -> Move {
+    done_move_in(Variant::Brazilian, done, position)
+}
+
+/// [`done_move`] under the rules of `variant`.
+pub fn done_move_in(variant: Variant, done: &str, position: &Position) -> Move {
     assert!(done.starts_with("done move="), "not a done line: {done}");
     let text = field(done, "move").expect("move=");
-    let legal = legal_moves(position);
+    let legal = legal_moves_in(variant, position);
     find_hub_move(&legal, &text)
         .unwrap_or_else(|why| panic!("illegal done move '{text}' ({why}) in '{done}'"))
 }
@@ -228,6 +234,11 @@ pub fn done_move(done: &str, position: &Position) -> Move {
 /// Checks the Hub rules for one search: at least one `info` with a score, fields in Scan's order,
 /// quoted pv, and a legal `done` move with a legal ponder move if any.
 pub fn check_search(search: &Search, position: &Position) -> Move {
+    check_search_in(Variant::Brazilian, search, position)
+}
+
+/// [`check_search`] under the rules of `variant`.
+pub fn check_search_in(variant: Variant, search: &Search, position: &Position) -> Move {
     assert!(
         search
             .infos
@@ -257,13 +268,13 @@ pub fn check_search(search: &Search, position: &Position) -> Move {
             .expect("numeric score");
         assert!(score.abs() <= 100.0, "score out of range: {info}");
     }
-    let mv = done_move(&search.done, position);
+    let mv = done_move_in(variant, &search.done, position);
     let parts: Vec<&str> = search.done.split_whitespace().collect();
     assert!(parts.len() <= 3, "extra fields in {}", search.done);
     if let Some(ponder) = field(&search.done, "ponder") {
         assert!(parts[2].starts_with("ponder="), "{}", search.done);
-        let after = position.play(&mv);
-        find_hub_move(&legal_moves(&after), &ponder)
+        let after = position.play_in(variant, &mv);
+        find_hub_move(&legal_moves_in(variant, &after), &ponder)
             .unwrap_or_else(|why| panic!("illegal ponder move in '{}': {why}", search.done));
     }
     mv
