@@ -64,17 +64,20 @@ fn read_until(lines: &mut impl BufRead, prefix: &str) -> String {
     }
 }
 
-#[test]
-fn end_of_input_mid_search_answers_then_exits() {
-    // Without the book, so that a search runs (the book would answer at once).
+/// An engine without the book (so that a search runs: the book would answer at once) at the start
+/// position with ten minutes on the clock.
+fn engine_with_a_long_clock() -> Engine {
     let mut engine = Engine::start_with(&["hub", "--book="]);
     engine.handshake();
     engine.send(&format!("pos pos={START}"));
     engine.send("level time=600");
-    engine.send("go think");
-    engine.expect("info");
+    engine
+}
+
+/// Closes the engine's input while it searches: the search stops at once, its best move so far is
+/// written, then the engine exits cleanly and silently.
+fn close_input_and_expect_a_done_then_exit(mut engine: Engine) {
     engine.close_input();
-    // The search stops at once: its best move so far is written, then the engine exits.
     let mut infos = Vec::new();
     let done = engine.recv_non_info(&mut infos);
     done_move(&done, &Position::start());
@@ -83,21 +86,21 @@ fn end_of_input_mid_search_answers_then_exits() {
 }
 
 #[test]
+fn end_of_input_mid_search_answers_then_exits() {
+    let mut engine = engine_with_a_long_clock();
+    engine.send("go think");
+    engine.expect("info");
+    close_input_and_expect_a_done_then_exit(engine);
+}
+
+#[test]
 fn end_of_input_mid_ponder_answers_then_exits() {
-    let mut engine = Engine::start_with(&["hub", "--book="]);
-    engine.handshake();
-    engine.send(&format!("pos pos={START}"));
-    engine.send("level time=600");
+    let mut engine = engine_with_a_long_clock();
     engine.send("go ponder");
     // `pong` comes while the ponder search runs (and writes no `done` before a hit or stop).
     engine.send("ping");
     engine.expect("pong");
-    engine.close_input();
-    let mut infos = Vec::new();
-    let done = engine.recv_non_info(&mut infos);
-    done_move(&done, &Position::start());
-    assert!(engine.wait_exit().success());
-    assert_eq!(engine.stderr(), "");
+    close_input_and_expect_a_done_then_exit(engine);
 }
 
 #[test]

@@ -20,6 +20,16 @@ struct MatchRun {
     games: Vec<PdnGame>,
 }
 
+impl MatchRun {
+    /// The run succeeded and no game ended by an illegal move, a crash, a hang or a flag fall.
+    fn assert_clean(&self) {
+        assert!(self.success, "{}", self.stderr);
+        for bad in ["illegal", "crash", "hang", "flag"] {
+            assert!(!self.stdout.contains(bad), "{bad} in {}", self.stdout);
+        }
+    }
+}
+
 /// Runs `onca match` with the two engine commands and extra arguments, writing a PDN file.
 fn run_match(name: &str, first: &str, second: &str, extra: &[&str]) -> MatchRun {
     let pdn = temp_path(&format!("{name}.pdn"));
@@ -216,10 +226,7 @@ fn junk_lines_are_ignored_and_games_are_refereed_to_the_end() {
             "L",
         ],
     );
-    assert!(run.success, "{}", run.stderr);
-    for bad in ["illegal", "crash", "hang", "flag"] {
-        assert!(!run.stdout.contains(bad), "{bad} in {}", run.stdout);
-    }
+    run.assert_clean();
     assert!(run.stdout.contains("Score of J vs L:"), "{}", run.stdout);
     assert_eq!(run.games.len(), 2);
     for game in &run.games {
@@ -359,11 +366,8 @@ fn onca_plays_itself() {
             "1",
         ],
     );
-    assert!(run.success, "{}", run.stderr);
+    run.assert_clean();
     assert_eq!(run.games.len(), 2);
-    for bad in ["illegal", "crash", "hang", "flag"] {
-        assert!(!run.stdout.contains(bad), "{bad} in {}", run.stdout);
-    }
 }
 
 #[test]
@@ -386,11 +390,8 @@ fn onca_plays_itself_in_russian() {
             "russian",
         ],
     );
-    assert!(run.success, "{}", run.stderr);
+    run.assert_clean();
     assert_eq!(run.games.len(), 2);
-    for bad in ["illegal", "crash", "hang", "flag"] {
-        assert!(!run.stdout.contains(bad), "{bad} in {}", run.stdout);
-    }
     for game in &run.games {
         assert_eq!(game.variant, onca::rules::variant::Variant::Russian);
         assert_eq!(game.tag("GameType"), Some("25"));
@@ -778,10 +779,7 @@ fn pondering_engines_get_ponder_hits_and_misses() {
             &dir_text,
         ],
     );
-    assert!(run.success, "{}", run.stderr);
-    for bad in ["illegal", "crash", "hang", "flag"] {
-        assert!(!run.stdout.contains(bad), "{bad} in {}", run.stdout);
-    }
+    run.assert_clean();
     let logs: String = std::fs::read_dir(&dir)
         .expect("the log directory")
         .filter_map(|entry| entry.ok())
