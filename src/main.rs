@@ -37,7 +37,8 @@ enum Command {
         /// engine_options), e.g. `onca hub --hash=256 --move-numbering=mirrored`. Same names and
         /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
         /// `error` lines. `--weights=FILE` plays with the evaluation weights of FILE
-        /// (e.g. tuning/weights/hand-set.txt) instead of the built-in ones.
+        /// (e.g. tuning/weights/hand-set.txt) instead of the built-in ones, in games of the
+        /// variant FILE was fitted to.
         #[arg(
             value_name = "--NAME=VALUE",
             trailing_var_arg = true,
@@ -84,8 +85,8 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
-        /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt).
-        /// Default: the built-in weights.
+        /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt),
+        /// fitted to the variant's games. Default: the variant's built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
         /// A search parameter, as the Hub's `search-NAME` sets it (repeatable), e.g. `--search
@@ -103,10 +104,11 @@ enum Command {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
         position: Option<String>,
-        /// Evaluation weights file (`name opening endgame` lines). Default: the built-in weights.
+        /// Evaluation weights file (`name opening endgame` lines), fitted to the variant's games.
+        /// Default: the variant's built-in weights.
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
-        /// The rules whose endgame knowledge applies: brazilian or russian.
+        /// The rules whose endgame knowledge and weights apply: brazilian or russian.
         #[arg(long, default_value_t = Variant::Brazilian)]
         variant: Variant,
     },
@@ -218,10 +220,12 @@ fn run(command: Command) -> Result<()> {
         } => {
             let position = read_position(position.as_deref())?;
             let weights = match weights {
-                Some(path) => {
-                    onca::eval::weights_file::load_weights(&path).map_err(anyhow::Error::msg)?
-                }
-                None => onca::eval::weights::Weights::default(),
+                Some(path) => onca::eval::weights_file::load_weights(&path)
+                    .and_then(|weights| {
+                        onca::eval::weights_file::for_variant(weights, &path, variant)
+                    })
+                    .map_err(anyhow::Error::msg)?,
+                None => onca::eval::weights::Weights::builtin_for(variant).clone(),
             };
             onca::eval::report::write_report(variant, &position, &weights, &mut out)?;
         }

@@ -1,11 +1,14 @@
 //! The `weights` Hub parameter and the `--weights` options against the real binary: a missing or
 //! garbled file gives an `error` line and changes nothing; a valid file really changes the
-//! evaluation the search uses; an empty value goes back to the built-in weights.
+//! evaluation the search uses; an empty value goes back to the built-in weights; a file fitted to
+//! another variant than the game's is refused by name.
 
 mod hub_support;
 
 use hub_support::{analysis_score, field, run_onca, Engine};
+use onca::eval::weights::Weights;
 use onca::eval::weights_file::load_weights;
+use onca::rules::variant::Variant;
 use std::path::{Path, PathBuf};
 
 /// White to move, a man up: the built-in weights score it well above zero.
@@ -176,4 +179,72 @@ fn analyze_and_bench_take_a_weights_file() {
     let (code, stdout, _) = run_onca(&["bench", "--depth", "2", "--weights", &path]);
     assert_eq!(code, 0);
     assert!(stdout.lines().last().is_some_and(|l| l.ends_with(" nps")));
+}
+
+/// A version-2 weights file fitted (as it says) to `variant`, in which every man is worth -10.
+fn men_worth_minus_ten_for(variant: Variant) -> String {
+    let mut weights = Weights {
+        variant,
+        ..Weights::builtin_for(variant).clone()
+    };
+    let men = Weights::feature_names()
+        .iter()
+        .position(|name| name == "man_square[0]")
+        .expect("the man table");
+    weights.opening[men..men + 32].fill(-1000);
+    weights.endgame[men..men + 32].fill(-1000);
+    weights.to_text()
+}
+
+#[test]
+fn weights_of_another_variant_are_refused_by_name() {
+    let russian = TempFile::new("russian.txt", &men_worth_minus_ten_for(Variant::Russian));
+    let path = russian.0.to_string_lossy().into_owned();
+    let refusal = format!("weights file '{path}' is for russian draughts, not brazilian");
+
+    // The Hub: a host may set the file before the variant, so the file is kept, and a search of
+    // a Brazilian game says why it uses the built-in Brazilian weights instead.
+    let mut engine = Engine::start();
+    engine.handshake();
+    let built_in = score(&mut engine);
+    engine.send(&format!("set-param name=weights value=\"{path}\""));
+    engine.barrier();
+    engine.send(&format!("pos pos={MAN_UP}"));
+    engine.send("level depth=5");
+    engine.send("go analyze");
+    let error = engine.recv();
+    assert!(error.starts_with("error message="), "{error}");
+    assert!(error.contains(&refusal), "{error}");
+    let search = engine.search_result();
+    assert_eq!(
+        field(search.infos.last().expect("info"), "score"),
+        Some(format!("{built_in:.2}"))
+    );
+    // In a Russian game the same file plays: the extra man is a burden.
+    engine.send("set-param name=variant value=russian");
+    engine.barrier();
+    let negative = score(&mut engine);
+    assert!(
+        negative < -5.0,
+        "with men worth -10 a man up scores {negative}"
+    );
+    engine.send("quit");
+    assert!(engine.wait_exit().success());
+
+    // The command line refuses it in one line and exits 2; with --variant russian it plays.
+    for command in [
+        &["analyze", "--depth", "2"][..],
+        &["bench", "--depth", "1"][..],
+        &["eval"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--weights", &path]);
+        let (code, stdout, stderr) = run_onca(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert_eq!(stderr.trim(), format!("onca: {refusal}"), "{args:?}");
+        args.extend(["--variant", "russian"]);
+        let (code, _, stderr) = run_onca(&args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+    }
 }

@@ -369,7 +369,12 @@ fn the_search_evaluates_with_the_weights_it_is_given() {
     };
     let default_score = score(&mut searcher);
     searcher.set_weights(Some(Arc::new(absurd)));
-    assert_eq!(searcher.weights().opening[0], -1000);
+    assert_eq!(
+        searcher
+            .weights(onca::rules::variant::Variant::Brazilian)
+            .opening[0],
+        -1000
+    );
     let absurd_score = score(&mut searcher);
     assert!(default_score.0 > 50, "{default_score:?}");
     assert!(absurd_score.0 < -500, "{absurd_score:?}");

@@ -125,7 +125,8 @@ pub struct AnalyzeArgs {
     #[arg(long, requires = "egtb", conflicts_with = "pdn")]
     pub table_moves: bool,
     /// Evaluation weights file (`name opening endgame` lines, e.g. tuning/weights/hand-set.txt; names left
-    /// out keep their built-in values). Default: the built-in weights.
+    /// out keep their built-in values), fitted to the variant's games. Default: the variant's
+    /// built-in weights.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
     /// Opening book whose moves are listed before the search when the position is in it
@@ -174,11 +175,13 @@ pub fn search_params(settings: &[SearchSetting]) -> Result<SearchParams, String>
 use crate::hub::params::set_search_param;
 use crate::search::params::SearchParams;
 
-/// The weights of the `--weights` file, if one was given.
+/// The weights of the `--weights` file, if one was given; refused unless fitted to `variant`.
 fn weights_option(
     path: Option<&std::path::Path>,
+    variant: crate::rules::variant::Variant,
 ) -> anyhow::Result<Option<std::sync::Arc<crate::eval::weights::Weights>>> {
-    path.map(crate::eval::weights_file::load_shared)
+    use crate::eval::weights_file::{for_variant, load_shared};
+    path.map(|path| load_shared(path).and_then(|weights| for_variant(weights, path, variant)))
         .transpose()
         .map_err(anyhow::Error::msg)
 }
@@ -212,7 +215,7 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
         ..crate::search::control::SearchSettings::default()
     };
     let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
-    searcher.set_weights(weights_option(args.weights.as_deref())?);
+    searcher.set_weights(weights_option(args.weights.as_deref(), args.variant)?);
     searcher.set_params(search_params(&args.search).map_err(anyhow::Error::msg)?);
     if let Some(dir) = &args.egtb {
         let tables = crate::egtb::Tablebases::load(dir)?;
@@ -332,7 +335,7 @@ pub fn run_bench(
     search: &[SearchSetting],
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    let weights = weights_option(weights)?;
+    let weights = weights_option(weights, variant)?;
     let params = search_params(search).map_err(anyhow::Error::msg)?;
     let mut failure = None;
     let mut index = 0;

@@ -369,9 +369,15 @@ impl LinearFeatures {
 /// The evaluation of `position` from White's view as a linear function of the weights:
 /// `eval ≈ sum(tunable[i] * terms[i])` plus, per region, White's pattern entry minus Black's,
 /// blended by phase (up to the integer truncation of the blend, at most one unit). `None` when
-/// the endgame knowledge scores the position instead of the weights.
+/// the endgame knowledge scores the position instead of the weights (Brazilian rules; see
+/// [`linear_features_in`]).
 pub fn linear_features(position: &Position) -> Option<LinearFeatures> {
-    if endgame::classify(position) != Verdict::Normal {
+    linear_features_in(Variant::Brazilian, position)
+}
+
+/// [`linear_features`] under `variant`'s endgame knowledge (which positions it scores by rule).
+pub fn linear_features_in(variant: Variant, position: &Position) -> Option<LinearFeatures> {
+    if endgame::classify_in(variant, position) != Verdict::Normal {
         return None;
     }
     let white = feature_counts(position, Color::White);

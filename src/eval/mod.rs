@@ -7,6 +7,7 @@
 //! Uses [`crate::rules`], [`crate::notation`], [`crate::game`] and, for the compiled-in
 //! three-kings tables, [`crate::egtb`].
 
+use crate::rules::variant::Variant;
 use std::sync::LazyLock;
 
 pub mod bands;
@@ -18,21 +19,36 @@ pub mod score;
 pub mod weights;
 pub mod weights_file;
 
-/// The built-in weights file, written by `onca-tune tune` (see tuning/README.md).
-const BUILTIN_TEXT: &str = include_str!("../../data/eval/weights.txt");
+/// The built-in weights files, written by `onca-tune tune` (see tuning/README.md), by variant.
+const BRAZILIAN_TEXT: &str = include_str!("../../data/eval/weights.txt");
+const RUSSIAN_TEXT: &str = include_str!("../../data/eval/weights-russian.txt");
 
-static BUILTIN: LazyLock<weights::Weights> = LazyLock::new(|| {
-    weights::Weights::parse_text_over(BUILTIN_TEXT, &weights::Weights::hand_set())
-        // The file is part of the source; a test reads it, so this cannot fail in a build that
-        // passed its tests.
-        .unwrap_or_else(|error| panic!("data/eval/weights.txt is broken: {error}"))
-});
+/// Reads a compiled-in weights file. The files are part of the source and a test reads each, so
+/// this cannot fail in a build that passed its tests.
+fn compiled_in(text: &str, file: &str) -> weights::Weights {
+    weights::Weights::parse_text_over(text, &weights::Weights::hand_set())
+        .unwrap_or_else(|error| panic!("{file} is broken: {error}"))
+}
+
+static BRAZILIAN: LazyLock<weights::Weights> =
+    LazyLock::new(|| compiled_in(BRAZILIAN_TEXT, "data/eval/weights.txt"));
+static RUSSIAN: LazyLock<weights::Weights> =
+    LazyLock::new(|| compiled_in(RUSSIAN_TEXT, "data/eval/weights-russian.txt"));
 
 impl weights::Weights {
-    /// The weights the engine plays with: `data/eval/weights.txt`, compiled in (see
-    /// tuning/README.md for the runs and the matches that proved them).
+    /// The weights the engine plays Brazilian draughts with: `data/eval/weights.txt`, compiled
+    /// in (see tuning/README.md for the runs and the matches that proved them).
     pub fn builtin() -> &'static weights::Weights {
-        &BUILTIN
+        &BRAZILIAN
+    }
+
+    /// The weights the engine plays `variant` with: [`weights::Weights::builtin`] for Brazilian,
+    /// `data/eval/weights-russian.txt` (fitted to Russian games) for Russian.
+    pub fn builtin_for(variant: Variant) -> &'static weights::Weights {
+        match variant {
+            Variant::Brazilian => &BRAZILIAN,
+            Variant::Russian => &RUSSIAN,
+        }
     }
 }
 

@@ -9,14 +9,21 @@
 //! give a text file of `name opening endgame` lines (version 2: with a header, the non-zero
 //! pattern entries and a checksum line; version-1 files have terms only).
 //!
-//! [`Weights::hand_set`] are the values chosen by hand before any tuning; [`Weights::builtin`] is
-//! what the engine plays with.
+//! [`Weights::hand_set`] are the values chosen by hand before any tuning; [`Weights::builtin_for`]
+//! is what the engine plays with in each variant. Weights are fitted to one variant's games and
+//! name it ([`Weights::variant`], the file's `variant` line), so that a file fitted to another
+//! variant is refused by name rather than played.
 
 use crate::egtb::codec::{fnv1a, FNV_START};
 use crate::eval::patterns::{entry_name, parse_entry_name, PatternWeights};
+use crate::rules::variant::Variant;
 
 /// The first line of a version-2 weights file ([`Weights::to_text`]).
 pub const FORMAT_HEADER: &str = "onca-weights 2";
+
+/// The key of the line naming the variant the weights were fitted to (`variant russian`), written
+/// after the header; a file without one is Brazilian.
+const VARIANT_KEY: &str = "variant";
 
 /// The text of a version-2 file without its `checksum` line, if that line is last and matches.
 fn checked_body(text: &str) -> Result<&str, String> {
@@ -133,6 +140,9 @@ pub struct Weights {
     pub endgame: [i32; FEATURES],
     /// The pattern tables of [`crate::eval::patterns::REGIONS`], blended the same way.
     pub patterns: PatternWeights,
+    /// The variant whose games the weights were fitted to (Brazilian for every file from before
+    /// the variants, which names none).
+    pub variant: Variant,
 }
 
 /// Rows a man on own-view index `index` has advanced (0 = own back row).
@@ -223,6 +233,7 @@ impl Weights {
             opening,
             endgame,
             patterns: PatternWeights::zero(),
+            variant: Variant::Brazilian,
         }
     }
 
@@ -263,12 +274,12 @@ impl Weights {
         opening.chain(endgame).collect()
     }
 
-    /// The weights as a version-2 weights file: the header line [`FORMAT_HEADER`], every
-    /// feature as a `name opening endgame` line, every non-zero pattern entry as a
+    /// The weights as a version-2 weights file: the header line [`FORMAT_HEADER`], the line
+    /// `variant NAME`, every feature as a `name opening endgame` line, every non-zero pattern entry as a
     /// `region[index] opening endgame` line, and a last line `checksum H`: the 64-bit FNV-1a of
     /// all bytes before that line, in 16 hex digits.
     pub fn to_text(&self) -> String {
-        let mut text = format!("{FORMAT_HEADER}\n");
+        let mut text = format!("{FORMAT_HEADER}\n{VARIANT_KEY} {}\n", self.variant);
         for (index, name) in Self::feature_names().iter().enumerate() {
             text.push_str(&format!(
                 "{name} {} {}\n",
@@ -288,7 +299,8 @@ impl Weights {
     /// version 1 (no header, no checksum, no patterns: the round-1 files). Features not given
     /// keep their [`Weights::builtin`] weights and pattern entries not given are zero; blank
     /// lines and `#` comments are skipped; unknown names, bad numbers, repeated names, a missing
-    /// or wrong checksum and an unknown version are errors naming the line.
+    /// or wrong checksum and an unknown version are errors naming the line. The variant is the
+    /// file's `variant` line, Brazilian without one.
     pub fn parse_text(text: &str) -> Result<Weights, String> {
         Self::parse_text_over(text, Self::builtin())
     }
@@ -316,7 +328,9 @@ impl Weights {
             opening: base.opening,
             endgame: base.endgame,
             patterns: PatternWeights::zero(),
+            variant: Variant::Brazilian,
         };
+        let mut seen_variant = false;
         let mut seen = [false; FEATURES];
         let mut seen_patterns = std::collections::HashSet::new();
         for (number, line) in text.lines().enumerate() {
@@ -326,6 +340,18 @@ impl Weights {
             }
             let error = |what: String| format!("line {}: {what}", number + 1);
             let parts: Vec<&str> = line.split_whitespace().collect();
+            if let [VARIANT_KEY, name] = parts[..] {
+                if !versioned {
+                    return Err(error(String::from(
+                        "a `variant` line needs a version-2 file (header and checksum)",
+                    )));
+                }
+                if std::mem::replace(&mut seen_variant, true) {
+                    return Err(error(String::from("`variant` given twice")));
+                }
+                out.variant = name.parse().map_err(|e| error(format!("{e}")))?;
+                continue;
+            }
             let [name, opening, endgame] = parts[..] else {
                 return Err(error(String::from("expected `name opening endgame`")));
             };
@@ -415,6 +441,47 @@ mod tests {
         // The round-2 weights stay playable from their file.
         let round_2 = include_str!("../../tuning/weights/round-2.txt");
         assert!(Weights::parse_text(round_2).is_ok());
+        // Each variant's built-in file names that variant.
+        for variant in Variant::ALL {
+            assert_eq!(Weights::builtin_for(variant).variant, variant);
+        }
+        let russian = include_str!("../../data/eval/weights-russian.txt");
+        assert_eq!(Weights::builtin_for(Variant::Russian).to_text(), russian);
+    }
+
+    #[test]
+    fn the_variant_line_names_what_the_weights_were_fitted_to() {
+        let russian = Weights {
+            variant: Variant::Russian,
+            ..Weights::hand_set()
+        };
+        let text = russian.to_text();
+        assert!(
+            text.starts_with("onca-weights 2\nvariant russian\n"),
+            "{text}"
+        );
+        assert_eq!(Weights::parse_text(&text), Ok(russian));
+        // Files from before the variants name none and are Brazilian.
+        let unnamed = text.replace("variant russian\n", "");
+        let mut unnamed = unnamed[..unnamed.rfind("checksum").expect("checksum")].to_string();
+        let checksum = fnv1a(FNV_START, unnamed.as_bytes());
+        unnamed.push_str(&format!("checksum {checksum:016x}\n"));
+        let read = Weights::parse_text(&unnamed).expect("a file without a variant line");
+        assert_eq!(read.variant, Variant::Brazilian);
+        // Unknown variants and a second variant line are errors naming the line.
+        for (bad, why) in [
+            ("variant shogi\n", "line 2: unknown variant 'shogi'"),
+            (
+                "variant russian\nvariant russian\n",
+                "line 3: `variant` given twice",
+            ),
+        ] {
+            let mut text = format!("{FORMAT_HEADER}\n{bad}");
+            let checksum = fnv1a(FNV_START, text.as_bytes());
+            text.push_str(&format!("checksum {checksum:016x}\n"));
+            let error = Weights::parse_text(&text).expect_err(bad);
+            assert!(error.starts_with(why), "{error}");
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Evaluation weights read from a file at run time (`name opening endgame` lines, see
 //! [`Weights::parse_text`]): the one loader behind the Hub's `weights` parameter and the
-//! `--weights` options of the command line.
+//! `--weights` options of the command line, which also refuses a file fitted to another variant
+//! than the game's ([`for_variant`]).
 
 use crate::eval::weights::Weights;
+use crate::rules::variant::Variant;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -37,6 +39,24 @@ pub fn load_shared(path: &Path) -> Result<Arc<Weights>, String> {
     load_weights(path).map(Arc::new)
 }
 
+/// `weights`, read from `path`, if they were fitted to `variant`; otherwise an error naming the
+/// file and both variants (weights fitted to one variant's games misjudge the other's).
+pub fn for_variant<W: std::borrow::Borrow<Weights>>(
+    weights: W,
+    path: &Path,
+    variant: Variant,
+) -> Result<W, String> {
+    let fitted_to = weights.borrow().variant;
+    if fitted_to == variant {
+        Ok(weights)
+    } else {
+        Err(format!(
+            "weights file '{}' is for {fitted_to} draughts, not {variant}",
+            path.display()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +72,19 @@ mod tests {
         // Endless input is cut off, not read forever.
         let endless = load_weights(Path::new("/dev/zero"));
         assert!(endless.is_err_and(|why| why.contains("larger than")));
+    }
+
+    #[test]
+    fn a_file_of_another_variant_is_refused_by_name() {
+        let russian = Arc::new(Weights::builtin_for(Variant::Russian).clone());
+        let path = Path::new("ru.txt");
+        assert!(for_variant(russian.clone(), path, Variant::Russian).is_ok());
+        let Err(why) = for_variant(russian, path, Variant::Brazilian) else {
+            panic!("Russian weights must be refused in a Brazilian game")
+        };
+        assert_eq!(
+            why,
+            "weights file 'ru.txt' is for russian draughts, not brazilian"
+        );
     }
 }

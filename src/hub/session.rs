@@ -346,6 +346,21 @@ impl Session {
         }
     }
 
+    /// The `weights` file's weights if they were fitted to `variant`; otherwise (with an `error`
+    /// line, as a host may set the file before the variant) the built-in weights of `variant`.
+    fn weights_for(&mut self, variant: Variant) -> Option<Arc<Weights>> {
+        let weights = self.weights.clone()?;
+        let path = std::path::Path::new(&self.weights_path);
+        match weights_file::for_variant(weights, path, variant) {
+            Ok(weights) => Some(weights),
+            Err(why) => {
+                self.output
+                    .error(&format!("go: {why}; searching with the built-in weights"));
+                None
+            }
+        }
+    }
+
     /// Plays from the book of `name`: [`BUILTIN_BOOK`], a file, or none (empty). A file that
     /// cannot be read or fails its checks gets an `error` line and changes nothing.
     fn load_book(&mut self, name: &str) {
@@ -448,6 +463,8 @@ impl Session {
         };
         let root = *game.current();
         let variant = game.variant();
+        let weights = self.weights_for(variant);
+        self.searcher_mut().set_weights(weights);
         let legal = game.legal_moves();
         if legal.is_empty() {
             let fields = InfoFields {

@@ -51,7 +51,8 @@ pub struct Searcher {
     tablebases: Arc<Tablebases>,
     /// Pieces in the largest loaded table (0: none): positions with more are never probed.
     table_pieces: u32,
-    /// Evaluation weights loaded at run time (`None`: the built-in [`Weights::default()`]).
+    /// Evaluation weights loaded at run time (`None`: the built-in weights of the game's variant,
+    /// [`Weights::builtin_for`]).
     weights: Option<Arc<Weights>>,
     /// The variant of the last search: the table's scores and the cached evaluations hold for its
     /// rules only.
@@ -113,9 +114,11 @@ impl Searcher {
         self.weights = weights;
     }
 
-    /// The weights the search evaluates with.
-    pub fn weights(&self) -> &Weights {
-        self.weights.as_deref().unwrap_or(Weights::builtin())
+    /// The weights a search in `variant` evaluates with.
+    pub fn weights(&self, variant: Variant) -> &Weights {
+        self.weights
+            .as_deref()
+            .unwrap_or(Weights::builtin_for(variant))
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -218,7 +221,10 @@ impl Searcher {
         };
         // Borrowed field by field (not through `weights()`): the thread memories are borrowed
         // mutably while the threads run.
-        let eval = self.weights.as_deref().unwrap_or(Weights::builtin());
+        let eval = self
+            .weights
+            .as_deref()
+            .unwrap_or(Weights::builtin_for(R::VARIANT));
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
             let score = evaluate_for::<R>(&root.play_for::<R>(&first), eval).neg();

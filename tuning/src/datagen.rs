@@ -11,8 +11,12 @@
 //! shares its positions with training and rewards memorising them). Each game draws its budgets
 //! from its own seed, so a game is still reproducible from the run's seed and its index.
 //!
-//! The data file resumes itself: it opens with a header comment naming the run's seed and node
-//! count (`# onca-tune datagen v3 seed=1 nodes=1000`), and each game's lines are followed by a
+//! Games are played under the rules of the run's variant (Brazilian by default, or Russian), for
+//! weights fitted to that variant.
+//!
+//! The data file resumes itself: it opens with a header comment naming the run's seed, node count
+//! and variant (`# onca-tune datagen v3 seed=1 nodes=1000 variant=russian`; a header without a
+//! variant, written before there were two, is Brazilian), and each game's lines are followed by a
 //! marker comment `# game 17`, written together with them in one flushed write. Running the same
 //! command again reads the markers, drops an unfinished tail (a game cut off mid-write) and plays
 //! only the games still missing; a larger `--games` extends a finished run. The tuner skips `#`
@@ -21,12 +25,13 @@
 use crate::rescore::label_score;
 use crate::rng::Rng;
 use anyhow::{bail, Context, Result};
-use onca::eval::evaluate::{can_capture, evaluate};
+use onca::eval::evaluate::{can_capture, evaluate_in};
 use onca::game::draw::DrawRules;
 use onca::game::record::{Game, Outcome};
 use onca::notation::fen::to_fen;
-use onca::rules::movegen::legal_moves;
+use onca::rules::movegen::legal_moves_in;
 use onca::rules::position::{Color, Position};
+use onca::rules::variant::Variant;
 use onca::search::control::{SearchControl, SearchSettings};
 use onca::search::limits::Limits;
 use onca::search::searcher::Searcher;
@@ -51,20 +56,25 @@ const VERSION: u32 = 3;
 /// Start of the comment closing each game.
 const GAME_MARKER: &str = "# game ";
 
-/// A randomised balanced opening (quiet, static evaluation near zero) drawn from `rng`.
-pub fn random_opening(rng: &mut Rng) -> Position {
+/// A randomised balanced opening under `variant`'s rules (quiet, static evaluation near zero)
+/// drawn from `rng`.
+pub fn random_opening(rng: &mut Rng, variant: Variant) -> Position {
+    let weights = onca::eval::weights::Weights::builtin_for(variant);
     loop {
         let mut position = Position::start();
         let mut ok = true;
         for _ in 0..RANDOM_PLIES {
-            let moves = legal_moves(&position);
+            let moves = legal_moves_in(variant, &position);
             if moves.is_empty() {
                 ok = false;
                 break;
             }
-            position = position.play(&moves[rng.below(moves.len())]);
+            position = position.play_in(variant, &moves[rng.below(moves.len())]);
         }
-        if ok && is_quiet(&position) && evaluate(&position).0.abs() <= BALANCED_MARGIN {
+        if ok
+            && is_quiet(&position)
+            && evaluate_in(variant, &position, weights).0.abs() <= BALANCED_MARGIN
+        {
             return position;
         }
     }
@@ -80,15 +90,20 @@ pub fn game_rng(seed: u64, index: u64) -> Rng {
     Rng::new(seed ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d))
 }
 
-/// Plays one game from `opening`, each move with a budget drawn from `rng` in `nodes..=nodes
-/// * 3 / 2`; returns the quiet positions' FENs, each with the score of its search
+/// Plays one game of `variant` from `opening`, each move with a budget drawn from `rng` in
+/// `nodes..=nodes * 3 / 2`; returns the quiet positions' FENs, each with the score of its search
 /// ([`label_score`]), and the result from White's view.
-pub fn play_game(opening: Position, nodes: u64, rng: &mut Rng) -> (Vec<(String, i32)>, f64) {
+pub fn play_game(
+    opening: Position,
+    variant: Variant,
+    nodes: u64,
+    rng: &mut Rng,
+) -> (Vec<(String, i32)>, f64) {
     let mut searcher = Searcher::new(1);
     let settings = SearchSettings::default();
     let rules = DrawRules::default();
     let control = SearchControl::new();
-    let mut game = Game::new(opening);
+    let mut game = Game::in_variant(variant, opening);
     let mut quiet = Vec::new();
     let mut plies = 0;
     let result = loop {
@@ -173,16 +188,46 @@ pub struct Config {
     pub seed: u64,
     /// The part of the run this file holds.
     pub shard: Shard,
-    /// Append to a file written with another seed or node count (or without a header).
+    /// The rules the games are played by.
+    pub variant: Variant,
+    /// Append to a file written with another seed, node count or variant (or without a header).
     pub force: bool,
 }
 
 impl Config {
     fn header(&self) -> String {
         format!(
-            "{HEADER_PREFIX}{VERSION} seed={} nodes={}",
-            self.seed, self.nodes
+            "{HEADER_PREFIX}{VERSION} seed={} nodes={} {VARIANT_FIELD}{}",
+            self.seed, self.nodes, self.variant
         )
+    }
+}
+
+/// The field of a header naming the variant.
+const VARIANT_FIELD: &str = "variant=";
+
+/// `header` with its variant named: headers written before there were two variants name none and
+/// are Brazilian, so that their runs resume and merge with the same settings.
+fn with_variant(header: &str) -> String {
+    if header.contains(VARIANT_FIELD) {
+        header.to_string()
+    } else {
+        format!("{header} {VARIANT_FIELD}{}", Variant::Brazilian)
+    }
+}
+
+/// The variant a datagen header line names (Brazilian if it names none, as before there were
+/// two), or `None` if the line is no datagen header or names an unknown variant.
+pub fn header_variant(line: &str) -> Option<Variant> {
+    if !line.starts_with(HEADER_PREFIX) {
+        return None;
+    }
+    match line
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix(VARIANT_FIELD))
+    {
+        Some(name) => name.parse().ok(),
+        None => Some(Variant::Brazilian),
     }
 }
 
@@ -239,7 +284,7 @@ fn scan(path: &Path, config: &Config) -> Result<Scan> {
         offset += read as u64;
         if text.starts_with(HEADER_PREFIX) {
             scan.any_header = true;
-            scan.last_header = Some(text.to_string());
+            scan.last_header = Some(with_variant(text));
             scan.complete_len = offset;
         } else if let Some(index) = text.strip_prefix(GAME_MARKER) {
             let index: u64 = index
@@ -262,7 +307,7 @@ fn scan(path: &Path, config: &Config) -> Result<Scan> {
 }
 
 /// Opens (or creates) the data file at `path` for `config`: checks that an existing file was
-/// written with the same seed and node count (unless `config.force`), drops an unfinished last
+/// written with the same seed, node count and variant (unless `config.force`), drops an unfinished last
 /// game, writes the header when needed and lists the games still to play.
 pub fn prepare(path: &Path, config: &Config) -> Result<Plan> {
     let scan = scan(path, config)?;
@@ -280,7 +325,7 @@ pub fn prepare(path: &Path, config: &Config) -> Result<Plan> {
         if scan.any_header && !matching {
             bail!(
                 "{} was written with other settings (last header `{}`, this run `{header}`); \
-                 use the same --seed and --nodes to resume, a new file, or --force to append",
+                 use the same --seed, --nodes and --variant to resume, a new file, or --force to append",
                 path.display(),
                 scan.last_header.as_deref().unwrap_or_default()
             );
@@ -334,8 +379,8 @@ pub fn run(plan: Plan, config: &Config, progress: &(dyn Fn(&Summary) + Sync)) ->
     let sink = Mutex::new((plan.file, Summary::default(), None::<std::io::Error>));
     plan.remaining.par_iter().for_each(|&index| {
         let mut rng = game_rng(config.seed, index);
-        let opening = random_opening(&mut rng);
-        let (fens, result) = play_game(opening, config.nodes, &mut rng);
+        let opening = random_opening(&mut rng, config.variant);
+        let (fens, result) = play_game(opening, config.variant, config.nodes, &mut rng);
         let mut text = String::new();
         for (fen, score) in &fens {
             text.push_str(&format!("{fen};{result:.1};{score}\n"));
@@ -383,7 +428,7 @@ pub struct MergeSummary {
 
 /// Combines datagen files (the shards of one run) into `out`: one header, then every complete
 /// game once (the first copy of a repeated index wins; an unfinished last game is left out). All
-/// inputs must carry the same header (seed and node count). Written to a temporary name and
+/// inputs must carry the same header (seed, node count and variant). Written to a temporary name and
 /// renamed, so `out` never holds half a merge.
 pub fn merge(inputs: &[&Path], out: &Path) -> Result<MergeSummary> {
     let mut header: Option<String> = None;
@@ -414,13 +459,14 @@ pub fn merge(inputs: &[&Path], out: &Path) -> Result<MergeSummary> {
                 break; // cut off mid-write: part of the unfinished tail
             };
             if text.starts_with(HEADER_PREFIX) {
+                let text = with_variant(text);
                 match &header {
                     None => {
                         writeln!(writer, "{text}")?;
-                        header = Some(text.to_string());
+                        header = Some(text);
                     }
-                    Some(first) if first != text => bail!(
-                        "{} line {number}: header `{text}` differs from `{first}` (another version, seed or node count)",
+                    Some(first) if *first != text => bail!(
+                        "{} line {number}: header `{text}` differs from `{first}` (another version, seed, node count or variant)",
                         input.display()
                     ),
                     Some(_) => {}

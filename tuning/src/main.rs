@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::eval::weights_file::load_weights;
+use onca::rules::variant::Variant;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::samples::Samples;
 use onca_tuning::{datagen, rescore, rng::Rng, spsa, tune};
@@ -45,7 +46,10 @@ enum Command {
         /// this file; run the N parts as independent jobs and combine them with `merge`.
         #[arg(long, default_value = "0/1", value_parser = datagen::Shard::parse)]
         shard: datagen::Shard,
-        /// Append even if the file was written with another seed or node count.
+        /// The rules to play the games by: brazilian or russian.
+        #[arg(long, default_value_t = Variant::Brazilian)]
+        variant: Variant,
+        /// Append even if the file was written with another seed, node count or variant.
         #[arg(long)]
         force: bool,
     },
@@ -275,6 +279,7 @@ fn run(command: Command) -> Result<()> {
             out,
             seed,
             shard,
+            variant,
             force,
         } => datagen_command(
             &out,
@@ -283,6 +288,7 @@ fn run(command: Command) -> Result<()> {
                 nodes,
                 seed,
                 shard,
+                variant,
                 force,
             },
         ),
@@ -600,6 +606,7 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         data.training.entries() as f64 / data.training.len() as f64,
         reading.elapsed().as_secs_f64()
     );
+    println!("{} games", data.variant);
     println!(
         "{} distinct training positions; {} lines of held-out games left out of validation as copies of training positions",
         data.distinct_training, data.validation_in_training
@@ -722,7 +729,12 @@ fn tune_command(args: TuneArgs) -> Result<()> {
         weights: tuned.clone(),
     }
     .save(&checkpoint_path)?;
-    let weights = tune::to_weights(&base, &tuned);
+    // The weights are fitted to the data's variant, whatever variant the start weights were for
+    // (a first Russian fit starts from the Brazilian weights).
+    let weights = Weights {
+        variant: data.variant,
+        ..tune::to_weights(&base, &tuned)
+    };
     report("tuned weights (rounded)", &tune::to_floats(&weights));
     std::fs::write(&args.out, weights.to_text())
         .with_context(|| format!("cannot write {}", args.out.display()))

@@ -8,12 +8,14 @@
 //! samples are stored sparse (feature index, value) in chunks that rayon walks in parallel: about
 //! 6 bytes per non-zero feature instead of 4 per feature.
 
+use crate::datagen::header_variant;
 use crate::samples::Samples;
-use onca::eval::evaluate::linear_features;
+use onca::eval::evaluate::linear_features_in;
 use onca::eval::patterns::{entry_name, table_named, TableSet, ENTRY_COUNT};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
 use onca::rules::position::Position;
+use onca::rules::variant::Variant;
 use rayon::prelude::*;
 
 /// Number of weights the tuner fits: the handcrafted terms' [`TUNABLE`], then an opening and an
@@ -25,7 +27,7 @@ pub const WEIGHT_COUNT: usize = TUNABLE + 2 * ENTRY_COUNT;
 /// Each region adds White's entry and subtracts Black's, with the phase shares as values. The
 /// pattern entries are those of the default shape, the 4x4 blocks ([`Tables::blocks`]).
 pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
-    features_in(position, &Tables::blocks())
+    features_in(Variant::Brazilian, position, &Tables::blocks())
 }
 
 /// The pattern tables a fit uses (shape and region experiments): the men table and the king table
@@ -80,9 +82,13 @@ impl Tables {
     }
 }
 
-/// [`features_of`] with only the pattern entries of `tables`.
-pub fn features_in(position: &Position, tables: &Tables) -> Option<Vec<(u32, f32)>> {
-    let features = linear_features(position)?;
+/// [`features_of`] under `variant`'s endgame knowledge, with only the pattern entries of `tables`.
+pub fn features_in(
+    variant: Variant,
+    position: &Position,
+    tables: &Tables,
+) -> Option<Vec<(u32, f32)>> {
+    let features = linear_features_in(variant, position)?;
     let mut entries: Vec<(u32, f32)> = features
         .terms
         .iter()
@@ -120,6 +126,8 @@ pub fn weight_names() -> Vec<String> {
 /// Training and validation samples read from a data file.
 #[derive(Debug, Default)]
 pub struct Data {
+    /// The variant the games were played in, from the datagen headers (Brazilian without one).
+    pub variant: Variant,
     pub training: Samples,
     pub validation: Samples,
     /// Positions without features (scored by a fixed rule).
@@ -204,9 +212,35 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
     parse_data_with(text, validation, &Tables::blocks())
 }
 
+/// The one variant the datagen headers among `lines` name (Brazilian if none does): data of two
+/// variants cannot fit one set of weights.
+fn data_variant(lines: &[&str]) -> Result<Variant, String> {
+    let mut found: Option<(Variant, usize)> = None;
+    for (at, line) in lines.iter().enumerate() {
+        if !line.starts_with("# onca-tune datagen") {
+            continue;
+        }
+        let number = at + 1;
+        let variant = header_variant(line)
+            .ok_or_else(|| format!("line {number}: unknown variant in `{line}`"))?;
+        match found {
+            Some((first, first_line)) if first != variant => {
+                return Err(format!(
+                    "line {number}: {variant} games after {first} games (line {first_line}); \
+                     fit each variant's data on its own"
+                ))
+            }
+            Some(_) => {}
+            None => found = Some((variant, number)),
+        }
+    }
+    Ok(found.map_or(Variant::Brazilian, |(variant, _)| variant))
+}
+
 /// [`parse_data`] with the pattern features of `tables` only.
 pub fn parse_data_with(text: &str, validation: f64, tables: &Tables) -> Result<Data, String> {
     let lines: Vec<&str> = text.lines().collect();
+    let variant = data_variant(&lines)?;
     let keys = split_keys(&lines);
     let parts: Vec<(Data, TaskKeys)> = lines
         .par_chunks(LINES_PER_TASK)
@@ -248,7 +282,7 @@ pub fn parse_data_with(text: &str, validation: f64, tables: &Tables) -> Result<D
                 };
                 let position = parse_position(fen.trim())
                     .map_err(|e| format!("line {number}: bad position: {e}"))?;
-                let Some(features) = features_in(&position, tables) else {
+                let Some(features) = features_in(variant, &position, tables) else {
                     data.skipped += 1;
                     continue;
                 };
@@ -267,7 +301,10 @@ pub fn parse_data_with(text: &str, validation: f64, tables: &Tables) -> Result<D
             Ok((data, keys_of_task))
         })
         .collect::<Result<_, String>>()?;
-    let mut data = Data::default();
+    let mut data = Data {
+        variant,
+        ..Data::default()
+    };
     let mut training_keys = std::collections::HashSet::new();
     let mut held_out = Vec::new();
     for (part, keys_of_task) in parts {

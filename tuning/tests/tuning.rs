@@ -7,6 +7,7 @@
 
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::to_fen;
+use onca::rules::variant::Variant;
 use onca_tuning::checkpoint::Checkpoint;
 use onca_tuning::datagen::{self, Config, Shard};
 use onca_tuning::rng::Rng;
@@ -196,6 +197,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
         nodes: 150,
         seed: 3,
         shard: Shard::WHOLE,
+        variant: Variant::Brazilian,
         force: false,
     };
     let whole = dir.join("whole.txt");
@@ -207,7 +209,12 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
     // be near zero where the lead cannot win, e.g. a man about to crown against king and man),
     // and is scored clearly ahead somewhere.
     let text = std::fs::read_to_string(&whole).expect("data file");
-    assert!(text.starts_with("# onca-tune datagen v3 seed=3 nodes=150\n"));
+    assert!(text.starts_with("# onca-tune datagen v3 seed=3 nodes=150 variant=brazilian\n"));
+    // A file from before the variants names none: it is Brazilian, and resumes as such.
+    let unnamed = dir.join("unnamed.txt");
+    std::fs::write(&unnamed, text.replace(" variant=brazilian", "")).expect("copy");
+    let plan = datagen::prepare(&unnamed, &full).expect("resumes a header without a variant");
+    assert_eq!((plan.finished, plan.remaining.len()), (6, 0));
     let mut scored = 0;
     for line in text.lines().filter(|line| !line.starts_with('#')) {
         let fields: Vec<&str> = line.split(';').collect();
@@ -284,9 +291,10 @@ fn data_files_parse_with_a_deterministic_validation_split() {
     let mut text = String::from("# onca-tune datagen v1 seed=1 nodes=10\n\n");
     for i in 0..400 {
         let result = ["0.0", "0.5", "1.0"][i % 3];
-        let fen = to_fen(&datagen::random_opening(&mut datagen::game_rng(
-            5, i as u64,
-        )));
+        let fen = to_fen(&datagen::random_opening(
+            &mut datagen::game_rng(5, i as u64),
+            Variant::Brazilian,
+        ));
         text.push_str(&format!("{fen};{result}\n"));
         text.push_str(&format!("# game {i}\n"));
     }
@@ -438,6 +446,7 @@ fn shards_played_apart_and_merged_equal_one_run() {
         nodes: 150,
         seed: 5,
         shard: Shard::WHOLE,
+        variant: Variant::Brazilian,
         force: false,
     };
     let whole = dir.join("whole.txt");
@@ -490,8 +499,9 @@ fn shards_played_apart_and_merged_equal_one_run() {
 fn games_from_one_opening_part_ways_yet_each_game_repeats() {
     // With one fixed budget every game from an opening was the same game; the random budgets
     // must make games differ while a game's seed still reproduces it.
-    let opening = datagen::random_opening(&mut datagen::game_rng(3, 0));
-    let game = |stream: u64| datagen::play_game(opening, 300, &mut Rng::new(stream));
+    let opening = datagen::random_opening(&mut datagen::game_rng(3, 0), Variant::Brazilian);
+    let game =
+        |stream: u64| datagen::play_game(opening, Variant::Brazilian, 300, &mut Rng::new(stream));
     let first = game(1);
     assert_eq!(first, game(1));
     let distinct: std::collections::HashSet<Vec<(String, i32)>> = (2..8)
@@ -604,8 +614,8 @@ fn a_fit_can_leave_pattern_tables_out() {
     for position in random_game_positions(40, 30) {
         let (Some(every), Some(only_centre), Some(men)) = (
             features_of(&position),
-            features_in(&position, &centre),
-            features_in(&position, &men_only),
+            features_in(Variant::Brazilian, &position, &centre),
+            features_in(Variant::Brazilian, &position, &men_only),
         ) else {
             continue;
         };
@@ -633,4 +643,78 @@ fn a_fit_can_leave_pattern_tables_out() {
             .all(|&(i, _)| entry(i) < FIRST_KING_ENTRY));
     }
     assert!(kept > 0 && king_entries < kept, "{kept} {king_entries}");
+}
+
+#[test]
+fn russian_data_is_played_by_russian_rules_and_fits_russian_weights() {
+    let dir = scratch("russian");
+    let russian = Config {
+        games: 4,
+        nodes: 150,
+        seed: 8,
+        shard: Shard::WHOLE,
+        variant: Variant::Russian,
+        force: false,
+    };
+    let path = dir.join("russian.txt");
+    datagen(&path, &russian).expect("Russian run");
+    let text = std::fs::read_to_string(&path).expect("data file");
+    assert_eq!(
+        text.lines().next(),
+        Some("# onca-tune datagen v3 seed=8 nodes=150 variant=russian")
+    );
+    // Resuming needs the same variant: the Brazilian run of the same seed is another run.
+    let brazilian = Config {
+        variant: Variant::Brazilian,
+        ..russian
+    };
+    let refused = datagen(&path, &brazilian).expect_err("another variant");
+    assert!(refused.to_string().contains("variant=russian"), "{refused}");
+    // The same seed's openings differ by variant once a capture choice comes up; each opening is
+    // reached by moves legal under its variant's rules.
+    let differ = (0..50).any(|game| {
+        datagen::random_opening(&mut datagen::game_rng(8, game), Variant::Russian)
+            != datagen::random_opening(&mut datagen::game_rng(8, game), Variant::Brazilian)
+    });
+    assert!(
+        differ,
+        "50 random openings never met a Russian capture choice"
+    );
+    // The fit knows the data's variant, and data of both variants is refused.
+    let data = parse_data(&text, 0.1).expect("Russian data");
+    assert_eq!(data.variant, Variant::Russian);
+    let mixed = format!("{text}# onca-tune datagen v3 seed=1 nodes=10\n");
+    let why = parse_data(&mixed, 0.1).expect_err("two variants");
+    assert!(why.contains("brazilian games after russian games"), "{why}");
+}
+
+#[test]
+fn tune_writes_weights_named_by_the_data_variant() {
+    let dir = scratch("tune-russian");
+    let data = dir.join("russian.txt");
+    datagen(
+        &data,
+        &Config {
+            games: 3,
+            nodes: 150,
+            seed: 9,
+            shard: Shard::WHOLE,
+            variant: Variant::Russian,
+            force: false,
+        },
+    )
+    .expect("Russian run");
+    let out = dir.join("weights.txt");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_onca-tune"))
+        .args(["tune", "--iterations", "2", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("onca-tune runs");
+    assert!(status.status.success(), "{status:?}");
+    let weights = Weights::parse_text(&std::fs::read_to_string(&out).expect("weights written"))
+        .expect("weights parse");
+    // Started from the Brazilian built-in weights, fitted to Russian games: Russian weights.
+    assert_eq!(weights.variant, Variant::Russian);
 }
