@@ -1,5 +1,6 @@
 //! The `onca` command line: the Hub protocol loop (no subcommand, or `hub`) and subcommands for
-//! perft, move listing, evaluation breakdown, bench, analysis, engine matches and the endgame databases.
+//! perft, move listing, evaluation breakdown, bench, analysis, engine matches, the endgame databases
+//! and the opening book.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -130,12 +131,13 @@ enum Command {
     /// A board in the browser: play against the engine, analyse, import and review PDN games.
     /// Serves a page on http://127.0.0.1:8080 (only this machine) until ended with Ctrl-C.
     Serve(onca::cli::serve::ServeArgs),
-    /// The opening book: build one from our own searches, list a position's book moves, or
-    /// summarise a book.
+    /// The opening book: build one from our own searches, teach it the results of games, list a
+    /// position's book moves, or summarise a book.
     Book {
         #[command(subcommand)]
         command: onca::cli::book::BookCommand,
-        /// The rules of the book: only brazilian exists so far (russian is refused).
+        /// The rules of the book: brazilian or russian. A book file of the other variant is
+        /// refused; the shipped book is Brazilian (there is no shipped Russian book).
         #[arg(long, global = true, default_value_t = Variant::Brazilian)]
         variant: Variant,
     },
@@ -208,10 +210,7 @@ fn run(command: Command) -> Result<()> {
             brazilian_only(variant, "endgame tables")?;
             onca::cli::egtb::run(command, &mut out)?
         }
-        Command::Book { command, variant } => {
-            brazilian_only(variant, "opening books")?;
-            onca::cli::book::run(command, &mut out)?
-        }
+        Command::Book { command, variant } => onca::cli::book::run(command, variant, &mut out)?,
         Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
         Command::Eval {
             position,

@@ -14,6 +14,7 @@ use onca::rules::bitboard::Bitboard;
 use onca::rules::moves::Move;
 use onca::rules::position::Position;
 use onca::rules::square::Square;
+use onca::rules::variant::Variant;
 use std::path::{Path, PathBuf};
 
 /// A path under the system temporary directory for this test process.
@@ -178,7 +179,7 @@ fn lying_book(path: &Path) -> Move {
             record: GameRecord::NONE,
         },
     ];
-    std::fs::write(path, file::encode(&mut entries)).expect("written");
+    std::fs::write(path, file::encode(Variant::Brazilian, &mut entries)).expect("written");
     legal
 }
 
@@ -305,7 +306,11 @@ fn learning_from_games_drops_the_move_that_lost_them() {
         record: GameRecord::NONE,
     };
     let book = temp("unlearned.book");
-    std::fs::write(&book, file::encode(&mut [entry(best, 20), entry(other, 0)])).expect("written");
+    std::fs::write(
+        &book,
+        file::encode(Variant::Brazilian, &mut [entry(best, 20), entry(other, 0)]),
+    )
+    .expect("written");
     // Forty games lost by the book's best move, forty drawn by the other.
     let game = |mv, result| PdnGame {
         variant: onca::rules::variant::Variant::Brazilian,
@@ -382,6 +387,316 @@ fn learning_from_games_drops_the_move_that_lost_them() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("/nonexistent/games.pdn"), "{stderr}");
     for path in [&book, &learned, &games] {
+        remove(path);
+    }
+}
+
+/// A hand-written `variant` book of one legal start move with enough book below it to be played.
+fn one_move_book(path: &Path, variant: Variant) -> Move {
+    let start = Position::start();
+    let mv = onca::rules::movegen::legal_moves_in(variant, &start)[3];
+    let mut entries = vec![Entry {
+        key: start.key(),
+        mv,
+        score: 0,
+        depth: onca::book::MIN_PLAYED_DEPTH,
+        record: GameRecord::NONE,
+    }];
+    std::fs::write(path, file::encode(variant, &mut entries)).expect("written");
+    mv
+}
+
+/// Whether `text` names the book file `path` and both variants.
+fn names_file_and_variants(text: &str, path: &Path) -> bool {
+    text.contains(path.to_str().expect("UTF-8"))
+        && text.contains("russian")
+        && text.contains("brazilian")
+}
+
+#[test]
+fn the_command_line_refuses_a_book_of_the_other_variant_by_name() {
+    let russian = temp("cli-russian.book");
+    let brazilian = temp("cli-brazilian.book");
+    one_move_book(&russian, Variant::Russian);
+    one_move_book(&brazilian, Variant::Brazilian);
+    let name = |path: &Path| path.to_str().expect("UTF-8").to_owned();
+    for (path, variant) in [(&russian, "brazilian"), (&brazilian, "russian")] {
+        for args in [
+            vec!["book", "stats", "--book", &name(path), "--variant", variant],
+            vec!["book", "probe", "--book", &name(path), "--variant", variant],
+            vec![
+                "analyze",
+                "--depth",
+                "1",
+                "--book",
+                &name(path),
+                "--variant",
+                variant,
+            ],
+        ] {
+            let (code, stdout, stderr) = run_onca(&args);
+            assert_eq!(code, 2, "{args:?}: {stdout}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(names_file_and_variants(&stderr, path), "{args:?}: {stderr}");
+        }
+    }
+    // Of its own variant, the Russian book is read and used.
+    let (code, stdout, stderr) = run_onca(&[
+        "book",
+        "stats",
+        "--book",
+        &name(&russian),
+        "--variant",
+        "russian",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("russian book\n1 entries"), "{stdout}");
+    let (code, stdout, stderr) = run_onca(&[
+        "analyze",
+        "--depth",
+        "1",
+        "--book",
+        &name(&russian),
+        "--variant",
+        "russian",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.lines().any(|line| line.starts_with("book: ")),
+        "{stdout}"
+    );
+    // Russian commands without a file: there is no shipped Russian book.
+    let (code, _, stderr) = run_onca(&["book", "probe", "--variant", "russian"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no russian one"), "{stderr}");
+    // A Russian analysis without --book lists no book moves (the shipped book is Brazilian).
+    let (code, stdout, _) = run_onca(&["analyze", "--depth", "1", "--variant", "russian"]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("book: "), "{stdout}");
+    for path in [&russian, &brazilian] {
+        remove(path);
+    }
+}
+
+#[test]
+fn hub_refuses_a_book_file_of_the_other_variant_at_go_and_plays_on_without_it() {
+    let russian = temp("hub-russian.book");
+    let brazilian = temp("hub-brazilian.book");
+    let russian_move = one_move_book(&russian, Variant::Russian);
+    one_move_book(&brazilian, Variant::Brazilian);
+    for (path, game_variant) in [(&russian, "brazilian"), (&brazilian, "russian")] {
+        let mut engine = Engine::start();
+        engine.handshake();
+        engine.send(&format!("set-param name=variant value={game_variant}"));
+        engine.send(&format!("set-param name=book value=\"{}\"", path.display()));
+        // Setting the book says nothing: the host may set the variant after it.
+        engine.barrier();
+        engine.send(START_POS);
+        engine.send("level depth=2");
+        engine.send("go think");
+        let error = engine.expect("error");
+        assert!(names_file_and_variants(&error, path), "{error}");
+        assert!(error.contains("playing without a book"), "{error}");
+        let search = engine.search_result();
+        assert!(!search
+            .infos
+            .iter()
+            .any(|line| line.ends_with("source=book")));
+        // The book is dropped: the next search has no error and no book move.
+        assert!(!from_book(&mut engine, "think", 2));
+        engine.send("hub");
+        let declaration = engine.expect("param name=book ");
+        assert_eq!(declaration, "param name=book value=\"\" type=string");
+        engine.expect("wait");
+    }
+    // A Russian book in a Russian game is played from, whichever parameter came first.
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send(&format!(
+        "set-param name=book value=\"{}\"",
+        russian.display()
+    ));
+    engine.send("set-param name=variant value=russian");
+    engine.send(START_POS);
+    engine.send("level depth=2");
+    engine.send("go think");
+    let search = engine.search_result();
+    assert!(search
+        .infos
+        .last()
+        .is_some_and(|line| line.ends_with("source=book")));
+    assert_eq!(
+        hub_support::check_search_in(Variant::Russian, &search, &Position::start()),
+        russian_move
+    );
+    // The shipped book stays silent in a Russian game: the engine searches, without an error.
+    engine.send("set-param name=book value=builtin");
+    assert!(!from_book(&mut engine, "think", 2));
+    for path in [&russian, &brazilian] {
+        remove(path);
+    }
+}
+
+#[test]
+fn a_russian_build_follows_russian_rules() {
+    // The start, and a position where White's man on 22 may take 18 and 10 (22x6, the only
+    // Brazilian capture) or 17 alone (22x13, Russian only); the two score close enough for both to
+    // stay in the book.
+    let differing = "W:W22,19,27,31:B18,17,10,2";
+    let roots_file = temp("russian-roots.txt");
+    std::fs::write(&roots_file, format!("{differing}\n")).expect("written");
+    let out = temp("russian.book");
+    let (code, stdout, stderr) = run_onca(&[
+        "book",
+        "build",
+        "--variant",
+        "russian",
+        "--out",
+        out.to_str().expect("UTF-8"),
+        "--from",
+        &format!("start,{}", roots_file.display()),
+        "--positions",
+        "8",
+        "--depth",
+        "2",
+        "--batch",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("(russian book, "), "{stdout}");
+    let book = Book::load(&out).expect("a valid book");
+    assert_eq!(book.variant(), Variant::Russian);
+    let root = onca::notation::fen::parse_position(differing).expect("valid");
+    // Every entry is a move legal under Russian rules in a position a few Russian moves from the
+    // roots (eight positions expanded from two roots lie within four plies of them).
+    let mut positions = std::collections::HashMap::new();
+    let mut layer = vec![Position::start(), root];
+    for _ in 0..=4 {
+        let mut next = Vec::new();
+        for position in layer {
+            if positions.insert(position.key(), position).is_none() {
+                for mv in onca::rules::movegen::legal_moves_in(Variant::Russian, &position) {
+                    next.push(position.play_in(Variant::Russian, &mv));
+                }
+            }
+        }
+        layer = next;
+    }
+    for entry in book.entries() {
+        let position = positions
+            .get(&entry.key)
+            .unwrap_or_else(|| panic!("an entry of no position near the roots: {entry:?}"));
+        assert!(
+            onca::rules::movegen::legal_moves_in(Variant::Russian, position).contains(&entry.mv),
+            "{entry:?} is not a Russian move"
+        );
+    }
+    // At the differing root the book has the Russian-only capture.
+    let brazilian_legal = onca::rules::movegen::legal_moves_in(Variant::Brazilian, &root);
+    let root_moves: Vec<String> = book.moves(&root).iter().map(|m| m.mv.to_string()).collect();
+    assert!(
+        book.moves(&root)
+            .iter()
+            .any(|m| !brazilian_legal.contains(&m.mv)),
+        "{root_moves:?}"
+    );
+    // Resuming under the other rules is refused: the state file names the variant.
+    let (code, _, stderr) = run_onca(&[
+        "book",
+        "build",
+        "--out",
+        out.to_str().expect("UTF-8"),
+        "--from",
+        &format!("start,{}", roots_file.display()),
+        "--positions",
+        "12",
+        "--depth",
+        "2",
+        "--batch",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("other settings"), "{stderr}");
+    remove(&out);
+    let _ = std::fs::remove_file(&roots_file);
+}
+
+#[test]
+fn learning_refuses_games_of_the_other_variant_by_name() {
+    let russian_book = temp("learn-russian.book");
+    let brazilian_book = temp("learn-brazilian.book");
+    let russian_move = one_move_book(&russian_book, Variant::Russian);
+    let brazilian_move = one_move_book(&brazilian_book, Variant::Brazilian);
+    let games = |variant, mv| -> String {
+        let game = PdnGame {
+            variant,
+            tags: vec![("Event".into(), "variant".into())],
+            start: Position::start(),
+            moves: vec![mv],
+            result: GameResult::Draw,
+        };
+        write_game(&game, SquareNotation::Algebraic)
+    };
+    let russian_games = temp("russian-games.pdn");
+    let brazilian_games = temp("brazilian-games.pdn");
+    std::fs::write(&russian_games, games(Variant::Russian, russian_move)).expect("written");
+    std::fs::write(&brazilian_games, games(Variant::Brazilian, brazilian_move)).expect("written");
+    assert!(std::fs::read_to_string(&russian_games)
+        .expect("read")
+        .contains("[GameType \"25"));
+    let out = temp("learn-out.book");
+    let name = |path: &Path| path.to_str().expect("UTF-8").to_owned();
+    for (variant, book, pdn) in [
+        ("brazilian", &brazilian_book, &russian_games),
+        ("russian", &russian_book, &brazilian_games),
+    ] {
+        let (code, _, stderr) = run_onca(&[
+            "book",
+            "learn",
+            "--variant",
+            variant,
+            "--book",
+            &name(book),
+            "--out",
+            &name(&out),
+            &name(pdn),
+        ]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(names_file_and_variants(&stderr, pdn), "{stderr}");
+        assert!(!out.exists(), "nothing is written");
+    }
+    // Games of the book's variant teach it, and the book stays Russian.
+    let (code, stdout, stderr) = run_onca(&[
+        "book",
+        "learn",
+        "--variant",
+        "russian",
+        "--book",
+        &name(&russian_book),
+        "--out",
+        &name(&out),
+        &name(&russian_games),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("learned from 1 games (1 book moves played)"),
+        "{stdout}"
+    );
+    let learned = Book::load(&out).expect("a valid book");
+    assert_eq!(learned.variant(), Variant::Russian);
+    assert_eq!(learned.entries()[0].record.draws, 1);
+    for path in [
+        &russian_book,
+        &brazilian_book,
+        &russian_games,
+        &brazilian_games,
+        &out,
+    ] {
         remove(path);
     }
 }

@@ -372,13 +372,16 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
         .into_iter()
         .find(|mv| mv.hub() == "24-20")
         .expect("24-20 is legal at the start");
-    let book = Book::from_entries(vec![Entry {
-        key: start.key(),
-        mv: book_move,
-        score: 5,
-        depth: 10,
-        record: onca::book::learn::GameRecord::NONE,
-    }]);
+    let book = Book::from_entries(
+        onca::rules::variant::Variant::Brazilian,
+        vec![Entry {
+            key: start.key(),
+            mv: book_move,
+            score: 5,
+            depth: 10,
+            record: onca::book::learn::GameRecord::NONE,
+        }],
+    );
     let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), Some(Arc::new(book)));
     let events = stream(
         app(&state),
@@ -397,6 +400,61 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
     .await;
     let (_, done) = events.last().expect("events");
     assert_eq!(done["source"], "search");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_book_answers_only_in_games_of_its_variant_and_a_file_of_another_is_refused() {
+    use onca::rules::variant::Variant;
+    let start = Position::start();
+    let book_move = movegen::legal_moves_in(Variant::Russian, &start)
+        .into_iter()
+        .find(|mv| mv.hub() == "24-20")
+        .expect("24-20 is legal at the start");
+    let mut entries = vec![Entry {
+        key: start.key(),
+        mv: book_move,
+        score: 5,
+        depth: 10,
+        record: onca::book::learn::GameRecord::NONE,
+    }];
+    let path = std::env::temp_dir().join(format!("onca-serve-{}-ru.book", std::process::id()));
+    std::fs::write(
+        &path,
+        onca::book::file::encode(Variant::Russian, &mut entries),
+    )
+    .expect("written");
+    // Starting the page in Brazilian with a Russian book file is refused by name.
+    let refused = onca::serve::app::load_book(Some(&path), Variant::Brazilian)
+        .err()
+        .map(|error| format!("{error:#}"))
+        .expect("refused");
+    assert!(
+        refused.contains(path.to_str().expect("UTF-8"))
+            && refused.contains("russian")
+            && refused.contains("brazilian"),
+        "{refused}"
+    );
+    let book = onca::serve::app::load_book(Some(&path), Variant::Russian)
+        .expect("a Russian book for a Russian page");
+    let _ = std::fs::remove_file(&path);
+    let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), book);
+    let source = |body: &'static str| {
+        let state = state.clone();
+        async move {
+            let events = stream(app(&state), post("/api/search", body)).await;
+            let (_, done) = events.last().expect("events").clone();
+            (done["best"].clone(), done["source"].clone())
+        }
+    };
+    let (best, from) =
+        source(r#"{"mode": "play", "movetime_ms": 5000, "variant": "russian"}"#).await;
+    assert_eq!(
+        (best.as_str(), from.as_str()),
+        (Some("24-20"), Some("book"))
+    );
+    // A Brazilian game on the same page searches.
+    let (_, from) = source(r#"{"mode": "play", "depth": 2}"#).await;
+    assert_eq!(from, "search");
 }
 
 #[tokio::test]

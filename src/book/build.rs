@@ -4,6 +4,9 @@
 //! cheapest leaves, a leaf's cost being its depth plus how much worse than the best move each move
 //! on its way is (so good lines grow deep and near-equal alternatives stay in the book).
 //!
+//! A book is built for one variant: every position's moves are generated, played and searched
+//! under its rules, from roots read under them.
+//!
 //! The build runs in rounds: each round computes the backed-up values and the costs from scratch,
 //! expands the cheapest [`Settings::batch`] leaves (their searches in parallel, each on one thread
 //! with a freshly cleared table, so the result does not depend on the thread count), and appends
@@ -21,6 +24,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use crate::search::control::{SearchControl, SearchSettings};
 use crate::search::limits::Limits;
 use crate::search::searcher::Searcher;
@@ -50,6 +54,8 @@ pub enum SearchLimit {
 /// What a build does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
+    /// The rules the book's moves follow.
+    pub variant: Variant,
     /// Positions to expand in all (the last round may pass it by less than a batch).
     pub positions: usize,
     /// The search of each move.
@@ -64,7 +70,8 @@ pub struct Settings {
 
 impl Settings {
     /// The line that identifies the settings in the state file (the thread count does not
-    /// change the result and is left out).
+    /// change the result and is left out; a Brazilian build's line names no variant, as before
+    /// there were others, so its earlier state files still resume).
     fn header(&self, roots: &[Position]) -> String {
         let limit = match self.limit {
             SearchLimit::Nodes(nodes) => format!("nodes={nodes}"),
@@ -73,8 +80,12 @@ impl Settings {
         let roots_key = roots
             .iter()
             .fold(0u64, |acc, root| acc.rotate_left(7) ^ root.key());
+        let variant = match self.variant {
+            Variant::Brazilian => String::new(),
+            other => format!(" variant={other}"),
+        };
         format!(
-            "# onca book state v1 {limit} seed={} batch={} roots={}:{roots_key:016x}",
+            "# onca book state v1 {limit} seed={} batch={} roots={}:{roots_key:016x}{variant}",
             self.seed,
             self.batch,
             roots.len()
@@ -89,19 +100,22 @@ struct Node {
     children: Vec<(Move, u64, i32)>,
 }
 
-/// The tree: expanded positions by key, and every position seen by key (to expand leaves).
+/// The tree: the rules its moves follow, expanded positions by key, and every position seen by
+/// key (to expand leaves).
 #[derive(Default)]
 struct Tree {
+    variant: Variant,
     expanded: HashMap<u64, Node>,
     positions: HashMap<u64, Position>,
 }
 
 impl Tree {
     fn add(&mut self, position: Position, node: Node) {
+        let variant = self.variant;
         for &(mv, key, _) in &node.children {
             self.positions
                 .entry(key)
-                .or_insert_with(|| position.play(&mv));
+                .or_insert_with(|| position.play_in(variant, &mv));
         }
         self.positions.insert(position.key(), position);
         self.expanded.insert(position.key(), node);
@@ -282,10 +296,10 @@ fn state_line(position: &Position, node: &Node) -> String {
     format!("{};{}", fen::to_hub_position(position), moves.join(" "))
 }
 
-fn parse_state_line(line: &str) -> Option<(Position, Node)> {
+fn parse_state_line(variant: Variant, line: &str) -> Option<(Position, Node)> {
     let (position, moves) = line.split_once(';')?;
     let position = fen::parse_position(position).ok()?;
-    let legal = movegen::legal_moves(&position);
+    let legal = movegen::legal_moves_in(variant, &position);
     let mut children = Vec::new();
     for field in moves.split_whitespace() {
         let (mv, score) = field.split_once(':')?;
@@ -293,13 +307,23 @@ fn parse_state_line(line: &str) -> Option<(Position, Node)> {
         if !legal.contains(&mv) {
             return None;
         }
-        children.push((mv, position.play(&mv).key(), score.parse().ok()?));
+        children.push((
+            mv,
+            position.play_in(variant, &mv).key(),
+            score.parse().ok()?,
+        ));
     }
     (children.len() == legal.len()).then_some((position, Node { children }))
 }
 
-/// Scores every legal move of `position` by a search of the position after it.
-fn expand(position: &Position, limit: SearchLimit, searcher: &mut Searcher) -> Node {
+/// Scores every legal move of `position` under `variant`'s rules by a search of the position
+/// after it.
+fn expand(
+    variant: Variant,
+    position: &Position,
+    limit: SearchLimit,
+    searcher: &mut Searcher,
+) -> Node {
     let control = SearchControl::new();
     let settings = SearchSettings {
         threads: 1,
@@ -316,16 +340,16 @@ fn expand(position: &Position, limit: SearchLimit, searcher: &mut Searcher) -> N
             ..Limits::default()
         },
     };
-    let children = movegen::legal_moves(position)
+    let children = movegen::legal_moves_in(variant, position)
         .into_iter()
         .map(|mv| {
-            let after = position.play(&mv);
-            let score = if movegen::legal_moves(&after).is_empty() {
+            let after = position.play_in(variant, &mv);
+            let score = if movegen::legal_moves_in(variant, &after).is_empty() {
                 Score::WIN
             } else {
                 searcher.clear();
-                let result =
-                    searcher.search(&Game::new(after), &limits, &settings, &control, &mut |_| {});
+                let game = Game::in_variant(variant, after);
+                let result = searcher.search(&game, &limits, &settings, &control, &mut |_| {});
                 -result.score.0
             };
             (mv, after.key(), score)
@@ -334,7 +358,7 @@ fn expand(position: &Position, limit: SearchLimit, searcher: &mut Searcher) -> N
     Node { children }
 }
 
-/// Builds (or resumes) a book from `roots`, keeping the state in `state_path`; `progress` hears
+/// Builds (or resumes) a book of `settings.variant` from `roots`, keeping the state in `state_path`; `progress` hears
 /// the positions expanded so far after each round. Returns the book's entries.
 pub fn build(
     roots: &[Position],
@@ -346,7 +370,10 @@ pub fn build(
         bail!("no root positions to build a book from");
     }
     let header = settings.header(roots);
-    let mut tree = Tree::default();
+    let mut tree = Tree {
+        variant: settings.variant,
+        ..Tree::default()
+    };
     match std::fs::read_to_string(state_path) {
         Ok(text) => {
             let mut lines = text.lines();
@@ -364,7 +391,7 @@ pub fn build(
                     for (position, node) in round.drain(..) {
                         tree.add(position, node);
                     }
-                } else if let Some(entry) = parse_state_line(line) {
+                } else if let Some(entry) = parse_state_line(settings.variant, line) {
                     round.push(entry);
                 }
             }
@@ -398,13 +425,13 @@ pub fn build(
         if leaves.is_empty() {
             break;
         }
-        let limit = settings.limit;
+        let (limit, variant) = (settings.limit, settings.variant);
         let nodes: Vec<Node> = pool.install(|| {
             leaves
                 .par_iter()
                 .map_init(
                     || Searcher::new(SEARCH_HASH_MB),
-                    |searcher, leaf| expand(leaf, limit, searcher),
+                    |searcher, leaf| expand(variant, leaf, limit, searcher),
                 )
                 .collect()
         });
@@ -438,10 +465,50 @@ mod tests {
                 .collect(),
         };
         let line = state_line(&position, &node);
-        let (read, read_node) = parse_state_line(&line).expect("parses");
+        let (read, read_node) = parse_state_line(Variant::Brazilian, &line).expect("parses");
         assert_eq!(read, position);
         assert_eq!(read_node.children, node.children);
         // A torn line is not taken.
-        assert!(parse_state_line(&line[..line.len() - 4]).is_none());
+        assert!(parse_state_line(Variant::Brazilian, &line[..line.len() - 4]).is_none());
+    }
+
+    #[test]
+    fn state_lines_are_read_under_the_build_s_rules() {
+        // 22x13 (one piece) is legal only in Russian: a Russian line has it, and a Brazilian
+        // build does not take the line.
+        let position = fen::parse_position("W:W22:B18,17,10").expect("valid");
+        let russian = movegen::legal_moves_in(Variant::Russian, &position);
+        assert!(russian.len() > movegen::legal_moves_in(Variant::Brazilian, &position).len());
+        let node = Node {
+            children: russian
+                .iter()
+                .map(|&mv| (mv, position.play_in(Variant::Russian, &mv).key(), 10))
+                .collect(),
+        };
+        let line = state_line(&position, &node);
+        let (_, read) = parse_state_line(Variant::Russian, &line).expect("parses");
+        assert_eq!(read.children, node.children);
+        assert!(parse_state_line(Variant::Brazilian, &line).is_none());
+    }
+
+    #[test]
+    fn the_state_header_names_a_variant_other_than_brazilian() {
+        let settings = Settings {
+            variant: Variant::Brazilian,
+            positions: 10,
+            limit: SearchLimit::Depth(2),
+            threads: 1,
+            seed: 1,
+            batch: 4,
+        };
+        let roots = [Position::start()];
+        let brazilian = settings.header(&roots);
+        assert!(!brazilian.contains("variant"), "{brazilian}");
+        let russian = Settings {
+            variant: Variant::Russian,
+            ..settings
+        }
+        .header(&roots);
+        assert_eq!(russian, format!("{brazilian} variant=russian"));
     }
 }

@@ -6,11 +6,15 @@
 //! | bytes | field |
 //! |-------|-------|
 //! | 0..8 | magic `ONCABOOK` |
-//! | 8..12 | format version (2) |
+//! | 8..12 | format version (3) |
 //! | 12..16 | entry size in bytes (24) |
 //! | 16..24 | entry count |
 //! | 24..32 | the start position's key (books are tied to our position keys) |
 //! | 32..40 | FNV-1a checksum of all entry bytes |
+//! | 40..56 | the variant whose rules the book's moves follow, by name (`brazilian`, `russian`), ASCII padded with zero bytes |
+//!
+//! Version 2 (the shipped book) has the same first 40 bytes and no variant field: it is read as
+//! a Brazilian book, the only kind there was. Files are always written as version 3.
 //!
 //! Each entry: position key (u64), from and to square numbers (u8 each), depth (u16: plies of the
 //! book tree below the move), captured squares (u32, bit n-1 for square n), score (i16,
@@ -26,16 +30,23 @@ use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 use std::path::Path;
 
 /// The first eight bytes of every book file.
 pub const MAGIC: &[u8; 8] = b"ONCABOOK";
-/// The format version this engine reads and writes.
-pub const VERSION: u32 = 2;
+/// The format version this engine writes (and reads).
+pub const VERSION: u32 = 3;
+/// The earlier version it still reads, as a Brazilian book.
+pub const BRAZILIAN_ONLY_VERSION: u32 = 2;
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 24;
 /// Bytes of the header.
-pub const HEADER_BYTES: usize = 40;
+pub const HEADER_BYTES: usize = 56;
+/// Bytes of a version-2 header (no variant field).
+pub const BRAZILIAN_ONLY_HEADER_BYTES: usize = 40;
+/// Bytes of the variant's name field at the end of the header.
+const VARIANT_BYTES: usize = HEADER_BYTES - BRAZILIAN_ONLY_HEADER_BYTES;
 
 /// One book move of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,8 +111,9 @@ impl Entry {
     }
 }
 
-/// The whole file for `entries`, which are sorted here by key (then best score first).
-pub fn encode(entries: &mut [Entry]) -> Vec<u8> {
+/// The whole file of a `variant` book of `entries`, which are sorted here by key (then best
+/// score first).
+pub fn encode(variant: Variant, entries: &mut [Entry]) -> Vec<u8> {
     entries.sort_by(|a, b| {
         a.key
             .cmp(&b.key)
@@ -120,14 +132,32 @@ pub fn encode(entries: &mut [Entry]) -> Vec<u8> {
     file.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     file.extend_from_slice(&Position::start().key().to_le_bytes());
     file.extend_from_slice(&fnv1a(FNV_START, &body).to_le_bytes());
+    let mut name = [0u8; VARIANT_BYTES];
+    name[..variant.name().len()].copy_from_slice(variant.name().as_bytes());
+    file.extend_from_slice(&name);
     file.extend_from_slice(&body);
     file
 }
 
-/// Reads and checks a whole file: magic, version, sizes, keys, checksum, order. The entries come
-/// back sorted as written.
-pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, String> {
-    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+/// The variant named by a version-3 header's variant field.
+fn read_variant(field: &[u8]) -> Result<Variant, String> {
+    let end = field
+        .iter()
+        .position(|&byte| byte == 0)
+        .unwrap_or(field.len());
+    let (name, padding) = field.split_at(end);
+    let name = std::str::from_utf8(name)
+        .ok()
+        .filter(|name| !name.is_empty() && padding.iter().all(|&byte| byte == 0))
+        .ok_or("the header's variant field is malformed")?;
+    name.parse::<Variant>()
+        .map_err(|_| format!("a book of the variant '{name}', which this engine does not know"))
+}
+
+/// Reads and checks a whole file: magic, version, variant, sizes, keys, checksum, order. Returns
+/// the book's variant (Brazilian for version 2) and its entries, sorted as written.
+pub fn decode(bytes: &[u8]) -> Result<(Variant, Vec<Entry>), String> {
+    if bytes.len() < BRAZILIAN_ONLY_HEADER_BYTES || &bytes[..8] != MAGIC {
         return Err("not an Onça book (no ONCABOOK header)".into());
     }
     let u32_at =
@@ -138,11 +168,20 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         u64::from_le_bytes(word)
     };
     let version = u32_at(8);
-    if version != VERSION {
-        return Err(format!(
-            "book format version {version}, this engine reads version {VERSION}"
-        ));
-    }
+    let (variant, header_bytes) = match version {
+        VERSION if bytes.len() >= HEADER_BYTES => (
+            read_variant(&bytes[BRAZILIAN_ONLY_HEADER_BYTES..HEADER_BYTES])?,
+            HEADER_BYTES,
+        ),
+        VERSION => return Err("truncated: the header is cut short".into()),
+        BRAZILIAN_ONLY_VERSION => (Variant::Brazilian, BRAZILIAN_ONLY_HEADER_BYTES),
+        _ => {
+            return Err(format!(
+                "book format version {version}, this engine reads versions \
+                 {BRAZILIAN_ONLY_VERSION} and {VERSION}"
+            ))
+        }
+    };
     if u32_at(12) as usize != ENTRY_BYTES {
         return Err(format!(
             "entry size {} instead of {ENTRY_BYTES}",
@@ -150,7 +189,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         ));
     }
     let count = u64_at(16);
-    let body = &bytes[HEADER_BYTES..];
+    let body = &bytes[header_bytes..];
     if (body.len() as u64) != count.saturating_mul(ENTRY_BYTES as u64) {
         return Err(format!(
             "truncated or padded: {count} entries announced, {} bytes of entries",
@@ -174,7 +213,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         }
         entries.push(entry);
     }
-    Ok(entries)
+    Ok((variant, entries))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
@@ -227,19 +266,77 @@ mod tests {
     }
 
     #[test]
-    fn round_trips_and_sorts_by_key() {
+    fn round_trips_naming_the_variant_and_sorts_by_key() {
+        for variant in Variant::ALL {
+            let mut entries = sample();
+            let bytes = encode(variant, &mut entries);
+            assert_eq!(bytes.len(), HEADER_BYTES + entries.len() * ENTRY_BYTES);
+            assert_eq!(
+                u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]),
+                3
+            );
+            // The header names the variant in plain letters.
+            let field = &bytes[BRAZILIAN_ONLY_HEADER_BYTES..HEADER_BYTES];
+            assert!(field.starts_with(variant.name().as_bytes()));
+            let (read_variant, read) = decode(&bytes).expect("a valid book");
+            assert_eq!(read_variant, variant);
+            assert_eq!(read, entries);
+            assert!(read.windows(2).all(|pair| pair[0].key <= pair[1].key));
+            assert!(read.iter().any(|entry| entry.mv.captured.is_not_empty()));
+        }
+    }
+
+    /// The version-2 file of `entries`: version 3's bytes less the variant field.
+    fn version_two(entries: &mut [Entry]) -> Vec<u8> {
+        let mut bytes = encode(Variant::Brazilian, entries);
+        bytes.drain(BRAZILIAN_ONLY_HEADER_BYTES..HEADER_BYTES);
+        bytes[8..12].copy_from_slice(&BRAZILIAN_ONLY_VERSION.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn version_two_files_are_read_as_brazilian_books() {
         let mut entries = sample();
-        let bytes = encode(&mut entries);
-        assert_eq!(bytes.len(), HEADER_BYTES + entries.len() * ENTRY_BYTES);
-        let read = decode(&bytes).expect("a valid book");
-        assert_eq!(read, entries);
-        assert!(read.windows(2).all(|pair| pair[0].key <= pair[1].key));
-        assert!(read.iter().any(|entry| entry.mv.captured.is_not_empty()));
+        let bytes = version_two(&mut entries);
+        assert_eq!(
+            bytes.len(),
+            BRAZILIAN_ONLY_HEADER_BYTES + entries.len() * ENTRY_BYTES
+        );
+        assert_eq!(decode(&bytes), Ok((Variant::Brazilian, entries.clone())));
+        // Written again, only the version and the variant field differ: the entries are the same
+        // bytes, behind the same magic, sizes, keys and checksum.
+        let rewritten = encode(Variant::Brazilian, &mut entries);
+        assert_eq!(
+            rewritten[HEADER_BYTES..],
+            bytes[BRAZILIAN_ONLY_HEADER_BYTES..]
+        );
+        assert_eq!(rewritten[..8], bytes[..8]);
+        assert_eq!(
+            rewritten[12..BRAZILIAN_ONLY_HEADER_BYTES],
+            bytes[12..BRAZILIAN_ONLY_HEADER_BYTES]
+        );
+    }
+
+    #[test]
+    fn an_unknown_or_malformed_variant_is_refused() {
+        let bytes = encode(Variant::Russian, &mut sample());
+        let with_field = |field: &[u8]| {
+            let mut changed = bytes.clone();
+            changed[BRAZILIAN_ONLY_HEADER_BYTES..HEADER_BYTES].fill(0);
+            changed[BRAZILIAN_ONLY_HEADER_BYTES..BRAZILIAN_ONLY_HEADER_BYTES + field.len()]
+                .copy_from_slice(field);
+            decode(&changed).expect_err("refused")
+        };
+        assert!(with_field(b"pool").contains("'pool'"));
+        assert!(with_field(b"").contains("malformed"));
+        assert!(with_field(b"russian\0x").contains("malformed"));
+        assert!(with_field(&[0xff, 0xfe]).contains("malformed"));
+        assert!(decode(&bytes[..HEADER_BYTES - 1]).is_err());
     }
 
     #[test]
     fn damaged_files_are_refused_with_the_reason() {
-        let bytes = encode(&mut sample());
+        let bytes = encode(Variant::Brazilian, &mut sample());
         let refuse = |bytes: &[u8], why: &str| {
             let error = decode(bytes).expect_err("refused");
             assert!(error.contains(why), "{error}");

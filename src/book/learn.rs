@@ -4,7 +4,9 @@
 //! A book's scores come from searches far deeper than a game's, so two moves can score the same
 //! in the book and still not play the same at the speed the engine plays. Games between equal
 //! engines measure what the searches cannot: each move played in a book position adds its game's
-//! result, for the side that played it, to that move's [`GameRecord`].
+//! result, for the side that played it, to that move's [`GameRecord`]. A game teaches only a book
+//! of its own variant: the caller checks that (`onca book learn` refuses the other variant's
+//! games by name), and the moves are played under the game's rules.
 
 use super::file::Entry;
 use crate::game::pdn::{GameResult, PdnGame};
@@ -120,7 +122,8 @@ impl std::ops::AddAssign for Learned {
 }
 
 /// Adds each game's result to the record of every book move played in it, for the side that
-/// played it. `entries` must be sorted by key (as a book's are).
+/// played it. `entries` must be sorted by key (as a book's are) and belong to a book of the
+/// games' variant.
 pub fn learn<'a>(entries: &mut [Entry], games: impl IntoIterator<Item = &'a PdnGame>) -> Learned {
     let mut learned = Learned::default();
     for game in games {
@@ -143,7 +146,7 @@ pub fn learn<'a>(entries: &mut [Entry], games: impl IntoIterator<Item = &'a PdnG
                     .add(points_for(game.result, position.side_to_move()));
                 learned.book_moves += 1;
             }
-            position = position.play(mv);
+            position = position.play_in(game.variant, mv);
         }
     }
     learned

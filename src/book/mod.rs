@@ -3,6 +3,12 @@
 //! ([`file`](mod@file)), taught by the results of games played from it ([`learn`]), and used in
 //! play with some variety ([`Book::choose`]).
 //!
+//! A book belongs to one variant: its moves were searched and its games played under that
+//! variant's rules, and its file names the variant ([`file`](mod@file)). The shipped book is
+//! Brazilian; there is no shipped Russian book. A book is offered only to games of its variant:
+//! [`Book::refuse_other`] words the refusal that the command line, the Hub and the browser board
+//! give for a book file of another variant.
+//!
 //! Uses rules, notation, game and the search (to build); hub, cli and analysis use the book.
 //! Floor 7 (see the crate documentation).
 
@@ -14,13 +20,15 @@ use crate::eval::score::Score;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::search::control::SearchResult;
 use file::Entry;
 use learn::GameRecord;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The book shipped with the engine (built by `scripts/build-book`).
+/// The book shipped with the engine (built by `scripts/build-book`; a version-2 file, so
+/// Brazilian).
 static BUILTIN_BYTES: &[u8] = include_bytes!("../../data/book/onca.book");
 
 /// Plies of book a move needs below it to be played from the book: its score is then backed up
@@ -47,9 +55,10 @@ pub fn fresh_seed() -> u64 {
 /// Longest book file accepted (the shipped one is at most 8 MB).
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// A loaded book: entries sorted by position key.
+/// A loaded book: its variant and its entries sorted by position key.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
+    variant: Variant,
     entries: Vec<Entry>,
 }
 
@@ -67,20 +76,20 @@ pub struct BookMove {
 }
 
 impl Book {
-    /// A book from checked entries (sorted by key).
-    pub fn from_entries(mut entries: Vec<Entry>) -> Book {
+    /// A `variant` book from checked entries (sorted by key).
+    pub fn from_entries(variant: Variant, mut entries: Vec<Entry>) -> Book {
         entries.sort_by_key(|entry| entry.key);
-        Book { entries }
+        Book { variant, entries }
     }
 
-    /// The book shipped with the engine, decoded once.
+    /// The book shipped with the engine, decoded once. It is Brazilian.
     pub fn builtin() -> Arc<Book> {
         static BUILTIN: OnceLock<Arc<Book>> = OnceLock::new();
         Arc::clone(BUILTIN.get_or_init(|| {
             // The shipped file is checked by the tests; a damaged one would mean no book.
             Arc::new(
                 file::decode(BUILTIN_BYTES)
-                    .map(Book::from_entries)
+                    .map(|(variant, entries)| Book::from_entries(variant, entries))
                     .unwrap_or_default(),
             )
         }))
@@ -94,7 +103,34 @@ impl Book {
             return Err(cannot(format!("larger than {MAX_FILE_BYTES} bytes")));
         }
         let bytes = std::fs::read(path).map_err(|e| cannot(e.to_string()))?;
-        file::decode(&bytes).map(Book::from_entries).map_err(cannot)
+        file::decode(&bytes)
+            .map(|(variant, entries)| Book::from_entries(variant, entries))
+            .map_err(cannot)
+    }
+
+    /// [`Book::load`], refusing a book of another variant than `wanted` (see
+    /// [`Book::refuse_other`]).
+    pub fn load_for(path: &Path, wanted: Variant) -> Result<Book, String> {
+        let book = Book::load(path)?;
+        book.refuse_other(&path.display().to_string(), wanted)?;
+        Ok(book)
+    }
+
+    /// The variant whose rules the book's moves follow.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Ok for a book of `wanted`, else the one-line refusal naming the book (`file`, a path) and
+    /// both variants.
+    pub fn refuse_other(&self, file: &str, wanted: Variant) -> Result<(), String> {
+        if self.variant == wanted {
+            return Ok(());
+        }
+        Err(format!(
+            "book file '{file}' is a {} book, not a {wanted} one (its moves follow {} rules)",
+            self.variant, self.variant
+        ))
     }
 
     /// Entries in the book.
@@ -112,11 +148,11 @@ impl Book {
         &self.entries
     }
 
-    /// The book moves of `position` that are legal there, best first.
+    /// The book moves of `position` that are legal there under the book's rules, best first.
     pub fn moves(&self, position: &Position) -> Vec<BookMove> {
         let key = position.key();
         let start = self.entries.partition_point(|entry| entry.key < key);
-        let legal = movegen::legal_moves(position);
+        let legal = movegen::legal_moves_in(self.variant, position);
         let mut moves: Vec<BookMove> = self.entries[start..]
             .iter()
             .take_while(|entry| entry.key == key)
@@ -168,7 +204,7 @@ impl Book {
     pub fn answer(&self, position: &Position, variety: u32, seed: u64) -> Option<SearchResult> {
         let chosen = self.choose(position, variety, seed)?;
         let ponder = self
-            .choose(&position.play(&chosen.mv), 0, 0)
+            .choose(&position.play_in(self.variant, &chosen.mv), 0, 0)
             .map(|reply| reply.mv);
         Some(SearchResult {
             best: Some(chosen.mv),
@@ -205,7 +241,7 @@ mod tests {
                 record: GameRecord::NONE,
             })
             .collect();
-        Book::from_entries(entries)
+        Book::from_entries(Variant::Brazilian, entries)
     }
 
     #[test]
@@ -246,7 +282,7 @@ mod tests {
             losses: 0,
         };
         let (lost, held) = (entries[0].mv, entries[1].mv);
-        let book = Book::from_entries(entries);
+        let book = Book::from_entries(Variant::Brazilian, entries);
         assert_eq!(book.choose(&start, 0, 1).map(|m| m.mv), Some(held));
         let drawn: Vec<Move> = (0..200)
             .filter_map(|seed| book.choose(&start, 10, seed))
@@ -267,12 +303,15 @@ mod tests {
             record: GameRecord::NONE,
         };
         // The best-scored move has only one search below it: the deeper one is played.
-        let book = Book::from_entries(vec![
-            entry(legal[0], 50, MIN_PLAYED_DEPTH - 1),
-            entry(legal[1], 0, MIN_PLAYED_DEPTH),
-        ]);
+        let book = Book::from_entries(
+            Variant::Brazilian,
+            vec![
+                entry(legal[0], 50, MIN_PLAYED_DEPTH - 1),
+                entry(legal[1], 0, MIN_PLAYED_DEPTH),
+            ],
+        );
         assert_eq!(book.choose(&start, 0, 3).map(|m| m.mv), Some(legal[1]));
-        let shallow = Book::from_entries(vec![entry(legal[0], 50, 0)]);
+        let shallow = Book::from_entries(Variant::Brazilian, vec![entry(legal[0], 50, 0)]);
         assert_eq!(shallow.choose(&start, 100, 3), None);
     }
 
@@ -287,22 +326,25 @@ mod tests {
             to: square(1),
             captured: crate::rules::bitboard::Bitboard::EMPTY,
         };
-        let book = Book::from_entries(vec![
-            Entry {
-                key: start.key(),
-                mv: illegal,
-                score: 500,
-                depth: 9,
-                record: GameRecord::NONE,
-            },
-            Entry {
-                key: start.key(),
-                mv: legal,
-                score: 0,
-                depth: MIN_PLAYED_DEPTH,
-                record: GameRecord::NONE,
-            },
-        ]);
+        let book = Book::from_entries(
+            Variant::Brazilian,
+            vec![
+                Entry {
+                    key: start.key(),
+                    mv: illegal,
+                    score: 500,
+                    depth: 9,
+                    record: GameRecord::NONE,
+                },
+                Entry {
+                    key: start.key(),
+                    mv: legal,
+                    score: 0,
+                    depth: MIN_PLAYED_DEPTH,
+                    record: GameRecord::NONE,
+                },
+            ],
+        );
         let moves = book.moves(&start);
         assert_eq!(moves.len(), 1);
         for seed in 0..50 {
@@ -311,9 +353,64 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_book_is_valid_and_covers_the_start() {
-        let decoded = file::decode(BUILTIN_BYTES).expect("the shipped book is valid");
+    fn the_shipped_book_is_valid_brazilian_and_covers_the_start() {
+        let (variant, decoded) = file::decode(BUILTIN_BYTES).expect("the shipped book is valid");
+        assert_eq!(variant, Variant::Brazilian);
         assert!(!decoded.is_empty());
+        assert_eq!(Book::builtin().variant(), Variant::Brazilian);
         assert!(!Book::builtin().moves(&Position::start()).is_empty());
+    }
+
+    #[test]
+    fn a_book_offers_the_moves_legal_under_its_own_rules() {
+        use crate::notation::fen::parse_position;
+        // White's man on 22 takes 18 then 10 (22x6), or 17 alone (22x13): Brazilian allows only
+        // the longer capture, Russian both.
+        let position = parse_position("W:W22:B18,17,10").expect("valid");
+        let brazilian = movegen::legal_moves_in(Variant::Brazilian, &position);
+        let russian = movegen::legal_moves_in(Variant::Russian, &position);
+        let only_russian: Vec<Move> = russian
+            .iter()
+            .filter(|mv| !brazilian.contains(mv))
+            .copied()
+            .collect();
+        assert!(!only_russian.is_empty(), "{russian:?} {brazilian:?}");
+        let entries: Vec<Entry> = russian
+            .iter()
+            .map(|&mv| Entry {
+                key: position.key(),
+                mv,
+                score: 0,
+                depth: MIN_PLAYED_DEPTH,
+                record: GameRecord::NONE,
+            })
+            .collect();
+        let moves = |variant| -> Vec<Move> {
+            Book::from_entries(variant, entries.clone())
+                .moves(&position)
+                .into_iter()
+                .map(|chosen| chosen.mv)
+                .collect()
+        };
+        assert_eq!(moves(Variant::Russian).len(), russian.len());
+        assert!(moves(Variant::Brazilian)
+            .iter()
+            .all(|mv| !only_russian.contains(mv)));
+    }
+
+    #[test]
+    fn a_book_of_another_variant_is_refused_by_name() {
+        let book = Book::from_entries(Variant::Russian, Vec::new());
+        assert_eq!(book.refuse_other("ru.book", Variant::Russian), Ok(()));
+        let refusal = book
+            .refuse_other("ru.book", Variant::Brazilian)
+            .expect_err("refused");
+        assert!(
+            refusal.contains("'ru.book'")
+                && refusal.contains("russian")
+                && refusal.contains("brazilian"),
+            "{refusal}"
+        );
+        assert_eq!(refusal.lines().count(), 1);
     }
 }

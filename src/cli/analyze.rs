@@ -130,15 +130,17 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
     /// Opening book whose moves are listed before the search when the position is in it
-    /// (default: the book shipped with the engine; `--book ''` for none).
+    /// (default: the book shipped with the engine, Brazilian games only; `--book ''` for none). A
+    /// book file of another variant than --variant is refused.
     #[arg(long, value_name = "FILE", conflicts_with = "pdn")]
     pub book: Option<String>,
     /// A search parameter, as the Hub's `search-NAME` sets it (for experiments; repeatable), e.g.
     /// `--search probcut=1`. engine-protocol.md lists the names.
     #[arg(long = "search", value_name = "NAME=VALUE", value_parser = parse_search_setting)]
     pub search: Vec<SearchSetting>,
-    /// The rules: brazilian or russian. Russian searches do without the opening book and the
-    /// endgame databases, which are Brazilian. With --pdn, a game's GameType tag decides instead.
+    /// The rules: brazilian or russian. Russian searches do without the endgame databases, which
+    /// are Brazilian, and without a book unless --book names a Russian one. With --pdn, a game's
+    /// GameType tag decides instead.
     #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
     pub variant: crate::rules::variant::Variant,
 }
@@ -263,13 +265,13 @@ fn analyze_position(
     }
     writeln!(out, "{}", board_diagram(game.current()))?;
     let book = match args.book.as_deref() {
-        // The books are Brazilian: a Russian analysis lists no book moves.
-        _ if args.variant != crate::rules::variant::Variant::Brazilian => None,
         Some("") => None,
         Some(path) => Some(std::sync::Arc::new(
-            crate::book::Book::load(std::path::Path::new(path)).map_err(anyhow::Error::msg)?,
+            crate::book::Book::load_for(std::path::Path::new(path), args.variant)
+                .map_err(anyhow::Error::msg)?,
         )),
-        None => Some(crate::book::Book::builtin()),
+        // The shipped book is Brazilian: an analysis of another variant lists no book moves.
+        None => Some(crate::book::Book::builtin()).filter(|book| book.variant() == args.variant),
     };
     if let Some(book) = book {
         let playable = book.playable(game.current());

@@ -1,12 +1,16 @@
 //! `onca book`: build a book, teach it the results of games, list a position's book moves,
-//! summarise a book.
+//! summarise a book, each for one variant (`--variant`, Brazilian by default). A book file of
+//! another variant, or games of another variant to learn from, are refused by name; the shipped
+//! book is Brazilian and there is no shipped Russian one, so Russian commands name a file.
 
 use crate::book::build::{self, SearchLimit, Settings};
 use crate::book::{file, learn, Book};
 use crate::game::openings;
 use crate::game::pdn::PdnReader;
 use crate::notation::fen;
+use crate::notation::squares::game_type_number;
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Subcommand;
 use std::collections::{BTreeMap, HashSet};
@@ -17,8 +21,8 @@ use std::sync::Arc;
 /// The `onca book` subcommands, as parsed by clap in `src/main.rs`.
 #[derive(Subcommand)]
 pub enum BookCommand {
-    /// Grow a book by best-first expansion from the start position and the ballots, scoring each
-    /// move with a search. Resumable: the state goes to OUT.state and a rerun with the same
+    /// Grow a book of the chosen variant by best-first expansion from the start position and the
+    /// ballots, scoring each move with a search under its rules. Resumable: the state goes to OUT.state and a rerun with the same
     /// settings continues; the result does not depend on the thread count. Progress and an
     /// estimate of the time left go to stderr.
     Build {
@@ -48,14 +52,15 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 64)]
         batch: usize,
     },
-    /// Add the results of played games to a book: every book move played in a game adds that
+    /// Add the results of played games to a book (games of another variant than the book's are
+    /// refused): every book move played in a game adds that
     /// game's result, for the side that played it, to the move's record. In play, a move whose
     /// record is clearly worse than another's is dropped from the book's choices. Learn from
     /// games between equal engines (the engine against itself, or with its book against itself
     /// without) at the speed the book is to be played at; learning from the same games twice
     /// counts them twice.
     Learn {
-        /// The book to start from (default: the book shipped with the engine).
+        /// The book to start from (default: the book shipped with the engine, which is Brazilian).
         #[arg(long)]
         book: Option<PathBuf>,
         /// The book file to write (under a temporary name, then renamed; may be --book).
@@ -72,20 +77,20 @@ pub enum BookCommand {
         /// Position as FEN or Hub string (default: the start position).
         #[arg(long, short)]
         position: Option<String>,
-        /// Book file (default: the book shipped with the engine).
+        /// Book file (default: the book shipped with the engine, which is Brazilian).
         #[arg(long)]
         book: Option<PathBuf>,
     },
     /// Print a book's size, positions, moves per position and depth distribution.
     Stats {
-        /// Book file (default: the book shipped with the engine).
+        /// Book file (default: the book shipped with the engine, which is Brazilian).
         #[arg(long)]
         book: Option<PathBuf>,
     },
 }
 
-/// Runs one `onca book` subcommand.
-pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
+/// Runs one `onca book` subcommand for books of `variant`.
+pub fn run(command: BookCommand, variant: Variant, out: &mut impl Write) -> Result<()> {
     match command {
         BookCommand::Build {
             out: path,
@@ -106,6 +111,7 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
                 |t| t as usize,
             );
             let settings = Settings {
+                variant,
                 positions,
                 limit,
                 threads,
@@ -118,9 +124,9 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
             book,
             out: path,
             games,
-        } => learn_book(book.as_deref(), &path, &games, out),
+        } => learn_book(variant, book.as_deref(), &path, &games, out),
         BookCommand::Probe { position, book } => {
-            let book = load(book.as_deref())?;
+            let book = load(variant, book.as_deref())?;
             let position = match position {
                 Some(text) => fen::parse_position(&text).context("bad --position")?,
                 None => Position::start(),
@@ -154,44 +160,64 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<()> {
             Ok(())
         }
         BookCommand::Stats { book } => {
-            let book = load(book.as_deref())?;
+            let book = load(variant, book.as_deref())?;
             write_stats(&book, out)
         }
     }
 }
 
-fn load(path: Option<&Path>) -> Result<Arc<Book>> {
+/// The book of `path` (default: the shipped one), refused unless it is a `variant` book.
+fn load(variant: Variant, path: Option<&Path>) -> Result<Arc<Book>> {
     match path {
-        Some(path) => Book::load(path).map(Arc::new).map_err(|why| anyhow!(why)),
-        None => Ok(Book::builtin()),
+        Some(path) => Book::load_for(path, variant)
+            .map(Arc::new)
+            .map_err(|why| anyhow!(why)),
+        None if Book::builtin().variant() == variant => Ok(Book::builtin()),
+        None => bail!(
+            "the book shipped with the engine is a {} book and there is no {variant} one: name a \
+             {variant} book file with --book",
+            Book::builtin().variant()
+        ),
     }
 }
 
-/// Reads every game of `games`, adds the results to the book and writes it to `path`.
+/// Reads every game of `games`, adds the results to the `variant` book and writes it to `path`.
+/// A game of another variant stops the command before anything is written.
 fn learn_book(
+    variant: Variant,
     book: Option<&Path>,
     path: &Path,
     games: &[PathBuf],
     out: &mut impl Write,
 ) -> Result<()> {
-    let mut entries = load(book)?.entries().to_vec();
+    let mut entries = load(variant, book)?.entries().to_vec();
     let (mut total, mut refused) = (learn::Learned::default(), 0usize);
     for pdn in games {
         let pdn_file =
             std::fs::File::open(pdn).with_context(|| format!("cannot open {}", pdn.display()))?;
         let mut read = Vec::new();
+        let mut refused_here = 0usize;
         for game in PdnReader::new(std::io::BufReader::new(pdn_file)) {
             match game {
+                Ok(game) if game.variant != variant => bail!(
+                    "{}: game {} is a {} game (GameType {}), not {variant}: a {variant} book \
+                     learns only from {variant} games",
+                    pdn.display(),
+                    read.len() + refused_here + 1,
+                    game.variant,
+                    game_type_number(game.variant)
+                ),
                 Ok(game) => read.push(game),
                 Err(error) => {
                     eprintln!("{}: skipped: {error}", pdn.display());
-                    refused += 1;
+                    refused_here += 1;
                 }
             }
         }
+        refused += refused_here;
         total += learn::learn(&mut entries, &read);
     }
-    let bytes = file::encode(&mut entries);
+    let bytes = file::encode(variant, &mut entries);
     file::write_atomically(path, &bytes)
         .with_context(|| format!("cannot write the book {}", path.display()))?;
     writeln!(
@@ -206,14 +232,14 @@ fn learn_book(
     Ok(())
 }
 
-/// The roots named by `--from`.
-fn roots(from: &str) -> Result<Vec<Position>> {
+/// The roots named by `--from`, read under `variant`'s rules.
+fn roots(variant: Variant, from: &str) -> Result<Vec<Position>> {
     let mut roots = Vec::new();
     let mut seen = HashSet::new();
     for spec in from.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let openings = openings::load(spec).map_err(|e| anyhow!("--from: {e}"))?;
+        let openings = openings::load_in(variant, spec).map_err(|e| anyhow!("--from: {e}"))?;
         for opening in openings {
-            let position = *opening.game().current();
+            let position = *opening.game_in(variant).current();
             if seen.insert(position.key()) {
                 roots.push(position);
             }
@@ -226,7 +252,7 @@ fn roots(from: &str) -> Result<Vec<Position>> {
 }
 
 fn build_book(path: &Path, from: &str, settings: &Settings, out: &mut impl Write) -> Result<()> {
-    let roots = roots(from)?;
+    let roots = roots(settings.variant, from)?;
     let mut state = path.as_os_str().to_owned();
     state.push(".state");
     let state = PathBuf::from(state);
@@ -252,14 +278,15 @@ fn build_book(path: &Path, from: &str, settings: &Settings, out: &mut impl Write
         }
     })?;
     bar.finish_and_clear();
-    let bytes = file::encode(&mut entries);
+    let bytes = file::encode(settings.variant, &mut entries);
     file::write_atomically(path, &bytes)
         .with_context(|| format!("cannot write the book {}", path.display()))?;
-    let book = Book::from_entries(entries);
+    let book = Book::from_entries(settings.variant, entries);
     writeln!(
         out,
-        "wrote {} ({} bytes) from {} roots in {:.1} s",
+        "wrote {} ({} book, {} bytes) from {} roots in {:.1} s",
         path.display(),
+        settings.variant,
         bytes.len(),
         roots.len(),
         started.elapsed().as_secs_f64()
@@ -267,9 +294,10 @@ fn build_book(path: &Path, from: &str, settings: &Settings, out: &mut impl Write
     write_stats(&book, out)
 }
 
-/// Size, positions, moves per position and the depth distribution of the best moves.
+/// Variant, size, positions, moves per position and the depth distribution of the best moves.
 fn write_stats(book: &Book, out: &mut impl Write) -> Result<()> {
     let entries = book.entries();
+    writeln!(out, "{} book", book.variant())?;
     let mut positions: BTreeMap<u64, (usize, u16)> = BTreeMap::new();
     for entry in entries {
         let slot = positions.entry(entry.key).or_insert((0, 0));

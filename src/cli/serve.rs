@@ -34,15 +34,17 @@ pub struct ServeArgs {
     /// Directory of endgame databases (onca egtb generate) to probe.
     #[arg(long, value_name = "DIR")]
     egtb: Option<PathBuf>,
-    /// Opening book for the engine's moves in play (`builtin` for the shipped one; analysis
-    /// never uses it). Default: none.
+    /// Opening book for the engine's moves in play (`builtin` for the shipped one, which is
+    /// Brazilian; analysis never uses it), used in games of its variant. A book file of another
+    /// variant than --variant is refused. Default: none.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Open the page in the desktop's browser (xdg-open) once listening.
     #[arg(long)]
     open: bool,
     /// The rules the page starts with: brazilian or russian (the page can change them). The
-    /// book and the endgame databases are Brazilian and are not used in Russian games.
+    /// book is used only in games of its variant; the endgame databases are Brazilian and are
+    /// not used in Russian games.
     #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
     variant: crate::rules::variant::Variant,
 }

@@ -9,9 +9,13 @@
 //! started, never an earlier or later one.
 //!
 //! The `variant` parameter decides the rules of everything after it: the moves of `pos` are played
-//! and checked under them, the search runs its copy for them, and the opening book (a Brazilian
-//! book) answers only in Brazilian games. Changing the variant reads the last `pos` again under
-//! the new rules.
+//! and checked under them, the search runs its copy for them, and the opening book answers only in
+//! games of its own variant. Changing the variant reads the last `pos` again under the new rules.
+//! A book file is checked against the game's variant when a `go` would first play from it, not
+//! when `book` is set (a host may set `book` before `variant`): a book of the other variant is then
+//! refused by name with an `error` line and dropped, and the engine searches. The shipped book is
+//! Brazilian; in games of another variant it simply stays silent, as there is no shipped book for
+//! them.
 //!
 //! A ponder search that finishes on its own before `ponder-hit` or `stop` keeps its result until
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
@@ -402,18 +406,29 @@ impl Session {
     }
 
     /// The book's move for a `go` in game play, if the position is in the book: analysis and
-    /// infinite searches, games past `book-plies` and games of other variants than Brazilian (the
-    /// books are Brazilian) search instead.
-    fn book_result(&self, mode: GoMode, limits: &Limits, game: &Game) -> Option<SearchResult> {
-        if game.variant() != Variant::Brazilian
-            || mode == GoMode::Analyze
+    /// infinite searches and games past `book-plies` search instead, and so do games of another
+    /// variant than the book's. A book file of another variant is refused then (an `error` line
+    /// naming it and both variants) and dropped; the shipped book is passed over silently.
+    fn book_result(&mut self, mode: GoMode, limits: &Limits, game: &Game) -> Option<SearchResult> {
+        if mode == GoMode::Analyze
             || limits.infinite
             || game.moves().len() >= self.params.book_plies as usize
         {
             return None;
         }
-        self.book()?
-            .answer(game.current(), self.params.book_variety, self.game_seed)
+        let book = self.book()?;
+        if book.variant() != game.variant() {
+            if self.book_name != BUILTIN_BOOK {
+                if let Err(why) = book.refuse_other(&self.book_name, game.variant()) {
+                    self.output
+                        .error(&format!("go: {why}; playing without a book"));
+                }
+                self.book_name.clear();
+                self.loaded_book = None;
+            }
+            return None;
+        }
+        book.answer(game.current(), self.params.book_variety, self.game_seed)
     }
 
     /// The searcher, created on first use (so that start-up stays instant).

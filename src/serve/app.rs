@@ -1,6 +1,11 @@
 //! The server: its settings ([`ServeConfig`]), the state every request shares ([`AppState`]),
 //! the routes ([`router`]) and [`serve`], which binds, announces the address and answers until
 //! SIGTERM or SIGINT ([`crate::serve::shutdown`]).
+//!
+//! A book file must be of the variant the page starts with (`--variant`), or it is refused by name
+//! before anything is served, as on the rest of the command line; during play the book answers
+//! only in games of its own variant (the page can change the rules), and the shipped book, which is
+//! Brazilian, may be named with any starting variant.
 
 use crate::book::Book;
 use crate::egtb::Tablebases;
@@ -16,7 +21,7 @@ use axum::routing::{get, post};
 use axum::{middleware, Router};
 use std::io::Write;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The port served when none is given.
@@ -35,7 +40,7 @@ pub struct ServeConfig {
     pub hash_mb: usize,
     /// Endgame databases to probe.
     pub egtb: Option<PathBuf>,
-    /// Opening book for play (`builtin` for the shipped one).
+    /// Opening book for play (`builtin` for the shipped one; a file must be of `variant`).
     pub book: Option<PathBuf>,
     /// Open the page in the desktop's browser once listening.
     pub open: bool,
@@ -50,7 +55,7 @@ pub struct ServeConfig {
 pub struct AppState {
     /// Threads and searchers.
     pub budget: Arc<Budget>,
-    /// The book play searches take their moves from, if any.
+    /// The book play searches take their moves from, if any (in games of its variant).
     pub book: Option<Arc<Book>>,
     /// The rules the page starts with.
     pub variant: Variant,
@@ -108,24 +113,30 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
+/// The book `path` names for a page starting with `variant`: `builtin` for the shipped one, or a
+/// file, refused unless it is a `variant` book.
+pub fn load_book(path: Option<&Path>, variant: Variant) -> Result<Option<Arc<Book>>> {
+    Ok(match path {
+        Some(path) if path.as_os_str() == "builtin" => Some(Book::builtin()),
+        Some(path) => {
+            Some(Arc::new(Book::load_for(path, variant).map_err(|why| {
+                anyhow::anyhow!("--book {}: {why}", path.display())
+            })?))
+        }
+        None => None,
+    })
+}
+
 /// Loads what `config` names, binds, writes the address to `out` and serves until SIGTERM or
 /// SIGINT, after which it drops the open connections (stopping their searches), says so on
-/// stderr and returns `Ok`. A missing book or database, or a port in use, is an error before
-/// anything is served.
+/// stderr and returns `Ok`. A missing book or database, a book file of another variant than
+/// `config.variant`, or a port in use, is an error before anything is served.
 pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
     let tablebases = match &config.egtb {
         Some(dir) => Tablebases::load(dir).with_context(|| format!("--egtb {}", dir.display()))?,
         None => Tablebases::empty(),
     };
-    let book = match &config.book {
-        Some(path) if path.as_os_str() == "builtin" => Some(Book::builtin()),
-        Some(path) => {
-            Some(Arc::new(Book::load(path).map_err(|why| {
-                anyhow::anyhow!("--book {}: {why}", path.display())
-            })?))
-        }
-        None => None,
-    };
+    let book = load_book(config.book.as_deref(), config.variant)?;
     let listener = std::net::TcpListener::bind((config.host, config.port))
         .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;
     listener

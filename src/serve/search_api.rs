@@ -286,12 +286,10 @@ pub async fn lease(state: &AppState, wanted: Option<usize>) -> Result<Lease, Api
 }
 
 /// The book's move for a play search, as a finished result: with the Hub's default variety and
-/// plies, drawn afresh for every move (the page has no game to seed). The book is Brazilian: other
-/// variants always search.
+/// plies, drawn afresh for every move (the page has no game to seed). Games of another variant
+/// than the book's always search.
 fn book_move(book: &Book, game: &Game) -> Option<SearchResult> {
-    if game.variant() != crate::rules::variant::Variant::Brazilian
-        || game.moves().len() >= book::DEFAULT_PLIES as usize
-    {
+    if game.variant() != book.variant() || game.moves().len() >= book::DEFAULT_PLIES as usize {
         return None;
     }
     book.answer(game.current(), book::DEFAULT_VARIETY, book::fresh_seed())
