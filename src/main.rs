@@ -121,7 +121,8 @@ enum Command {
     Egtb {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
-        /// The rules of the tables: only brazilian exists so far (russian is refused).
+        /// The rules of the tables: brazilian or russian (different tables; each file names its
+        /// variant and a directory of the other variant's is refused).
         #[arg(long, global = true, default_value_t = Variant::Brazilian)]
         variant: Variant,
     },
@@ -139,7 +140,7 @@ enum Command {
     },
 }
 
-/// Refuses `variant` for the databases that exist only for Brazilian so far, rather than give
+/// Refuses `variant` for the books that exist only for Brazilian so far, rather than give
 /// Brazilian answers to another variant's question.
 fn brazilian_only(variant: Variant, what: &str) -> Result<()> {
     if variant != Variant::Brazilian {
@@ -202,10 +203,7 @@ fn run(command: Command) -> Result<()> {
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
-        Command::Egtb { command, variant } => {
-            brazilian_only(variant, "endgame tables")?;
-            onca::cli::egtb::run(command, &mut out)?
-        }
+        Command::Egtb { command, variant } => onca::cli::egtb::run(command, variant, &mut out)?,
         Command::Book { command, variant } => {
             brazilian_only(variant, "opening books")?;
             onca::cli::book::run(command, &mut out)?

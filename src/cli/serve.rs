@@ -42,7 +42,8 @@ pub struct ServeArgs {
     #[arg(long)]
     open: bool,
     /// The rules the page starts with: brazilian or russian (the page can change them). The
-    /// book and the endgame databases are Brazilian and are not used in Russian games.
+    /// book is Brazilian and not used in Russian games; the endgame databases (--egtb) are used
+    /// in the games of their own variant only.
     #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
     variant: crate::rules::variant::Variant,
 }

@@ -11,13 +11,17 @@
 //! The `variant` parameter decides the rules of everything after it: the moves of `pos` are played
 //! and checked under them, the search runs its copy for them, and the opening book (a Brazilian
 //! book) answers only in Brazilian games. Changing the variant reads the last `pos` again under
-//! the new rules.
+//! the new rules. The endgame tables of `egtb-path` are loaded in the variant their files name
+//! (whatever the variant at that moment: hosts give the path before they choose the variant) and
+//! probed only in games of that variant; the first `go` of a game of the other variant says so
+//! in an `error` line (once per loading and variant) and searches without them.
 //!
 //! A ponder search that finishes on its own before `ponder-hit` or `stop` keeps its result until
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
 //! thinks is pondering.
 
 use crate::book::Book;
+use crate::egtb::store::variant_title;
 use crate::egtb::Tablebases;
 use crate::eval::weights::Weights;
 use crate::eval::weights_file;
@@ -73,6 +77,9 @@ pub struct Session {
     egtb_path: String,
     /// The databases loaded from `egtb_path` (empty when none or when loading failed).
     tablebases: Arc<Tablebases>,
+    /// The game variant for which a `go` last reported that the tables are of another variant
+    /// (`None`: not reported since they were loaded).
+    mismatch_reported: Option<Variant>,
     /// The `weights` parameter (empty: the built-in weights).
     weights_path: String,
     /// The evaluation weights loaded from `weights_path` (`None`: the built-in ones).
@@ -129,6 +136,7 @@ impl Session {
             running: None,
             egtb_path: String::new(),
             tablebases: Arc::new(Tablebases::empty()),
+            mismatch_reported: None,
             weights_path: String::new(),
             weights: None,
             book_name: BUILTIN_BOOK.to_string(),
@@ -283,13 +291,14 @@ impl Session {
         }
     }
 
-    /// Loads the endgame databases of `path` (empty: none). On failure the engine plays on
-    /// without databases and the host gets an `error` line.
+    /// Loads the endgame databases of `path` (empty: none), in the variant their files name. On
+    /// failure the engine plays on without databases and the host gets an `error` line.
     fn load_tablebases(&mut self, path: &str) {
         self.egtb_path = path.to_string();
         self.tablebases = Arc::new(Tablebases::empty());
+        self.mismatch_reported = None;
         if !path.is_empty() {
-            match Tablebases::load(std::path::Path::new(path)) {
+            match Tablebases::load_own_variant(std::path::Path::new(path)) {
                 Ok(tables) if tables.keys().is_empty() && !tables.refused().is_empty() => {
                     self.output.error(&format!(
                         "set-param: egtb-path '{path}': all {} table files are damaged; playing without endgame tables",
@@ -300,14 +309,23 @@ impl Session {
                     "set-param: egtb-path '{path}' holds no endgame tables; playing without"
                 )),
                 Ok(tables) => {
-                    if !tables.refused().is_empty() {
+                    let (foreign, other) = tables.foreign();
+                    let damaged = tables.refused().len() - foreign;
+                    if damaged > 0 {
                         self.output.error(&format!(
-                            "set-param: egtb-path '{path}': {} damaged table files ignored",
-                            tables.refused().len()
+                            "set-param: egtb-path '{path}': {damaged} damaged table files ignored"
+                        ));
+                    }
+                    if let Some(other) = other {
+                        self.output.error(&format!(
+                            "set-param: egtb-path '{path}': {foreign} {} table files among the {} ones ignored",
+                            variant_title(other),
+                            variant_title(tables.variant())
                         ));
                     }
                     log::debug!(
-                        "hub: endgame tables loaded, complete up to {} pieces",
+                        "hub: {} endgame tables loaded, complete up to {} pieces",
+                        tables.variant(),
                         tables.max_pieces()
                     );
                     self.tablebases = Arc::new(tables);
@@ -418,6 +436,25 @@ impl Session {
         searcher
     }
 
+    /// Says in an `error` line, once per loading and game variant, that the loaded tables are of
+    /// another variant than the game's (the search then goes without them).
+    fn report_table_mismatch(&mut self, variant: Variant) {
+        let tables = self.tablebases.variant();
+        if self.tablebases.keys().is_empty()
+            || tables == variant
+            || self.mismatch_reported == Some(variant)
+        {
+            return;
+        }
+        self.mismatch_reported = Some(variant);
+        self.output.error(&format!(
+            "go: the endgame tables of egtb-path '{}' are {}, this game is {}: searching without them",
+            self.egtb_path,
+            variant_title(tables),
+            variant_title(variant)
+        ));
+    }
+
     /// Starts a search. A `go ponder` that comes after a `stop` sent while no search ran (with
     /// only `pos`, `level` or `set-param` in between) is stopped at once: pydraughts (0.5.7, the
     /// version of lidraughts-bot, and 0.6.7) sends `pos`, `level` and `go ponder` from one thread
@@ -503,6 +540,7 @@ impl Session {
             return;
         }
         searcher.set_tablebases(Arc::clone(&self.tablebases));
+        self.report_table_mismatch(variant);
         let (done_sender, finished) = channel::bounded(1);
         let control = Arc::clone(&self.control);
         let reporter = Arc::clone(&progress);
