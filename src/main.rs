@@ -124,7 +124,8 @@ enum Command {
     Egtb {
         #[command(subcommand)]
         command: onca::cli::egtb::EgtbCommand,
-        /// The rules of the tables: only brazilian exists so far (russian is refused).
+        /// The rules of the tables: brazilian or russian (different tables; each file names its
+        /// variant and a directory of the other variant's is refused).
         #[arg(long, global = true, default_value_t = Variant::Brazilian)]
         variant: Variant,
     },
@@ -141,15 +142,6 @@ enum Command {
         #[arg(long, global = true, default_value_t = Variant::Brazilian)]
         variant: Variant,
     },
-}
-
-/// Refuses `variant` for the databases that exist only for Brazilian so far, rather than give
-/// Brazilian answers to another variant's question.
-fn brazilian_only(variant: Variant, what: &str) -> Result<()> {
-    if variant != Variant::Brazilian {
-        anyhow::bail!("{what} exist only for Brazilian draughts so far, not for {variant}");
-    }
-    Ok(())
 }
 
 fn read_position(text: Option<&str>) -> Result<Position> {
@@ -206,10 +198,7 @@ fn run(command: Command) -> Result<()> {
         )?,
         Command::Analyze(args) => onca::cli::analyze::run_analyze(&args, &mut out)?,
         Command::Match(args) => onca::cli::match_command::run(&args, &mut out)?,
-        Command::Egtb { command, variant } => {
-            brazilian_only(variant, "endgame tables")?;
-            onca::cli::egtb::run(command, &mut out)?
-        }
+        Command::Egtb { command, variant } => onca::cli::egtb::run(command, variant, &mut out)?,
         Command::Book { command, variant } => onca::cli::book::run(command, variant, &mut out)?,
         Command::Serve(args) => onca::cli::serve::run(&args, &mut out)?,
         Command::Eval {

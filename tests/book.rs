@@ -479,7 +479,7 @@ fn the_command_line_refuses_a_book_of_the_other_variant_by_name() {
 }
 
 #[test]
-fn hub_refuses_a_book_file_of_the_other_variant_at_go_and_plays_on_without_it() {
+fn hub_refuses_a_book_file_of_the_other_variant_at_go_once_and_plays_on_without_it() {
     let russian = temp("hub-russian.book");
     let brazilian = temp("hub-brazilian.book");
     let russian_move = one_move_book(&russian, Variant::Russian);
@@ -502,11 +502,15 @@ fn hub_refuses_a_book_file_of_the_other_variant_at_go_and_plays_on_without_it() 
             .infos
             .iter()
             .any(|line| line.ends_with("source=book")));
-        // The book is dropped: the next search has no error and no book move.
+        // Said once: the next search has no error and no book move. The book stays set, for
+        // games of its own variant.
         assert!(!from_book(&mut engine, "think", 2));
         engine.send("hub");
         let declaration = engine.expect("param name=book ");
-        assert_eq!(declaration, "param name=book value=\"\" type=string");
+        assert_eq!(
+            declaration,
+            format!("param name=book value=\"{}\" type=string", path.display())
+        );
         engine.expect("wait");
     }
     // A Russian book in a Russian game is played from, whichever parameter came first.

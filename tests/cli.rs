@@ -125,6 +125,8 @@ fn bad_input_is_one_line_on_stderr_and_exit_code_2() {
             "W:WK1:BK32",
             "--variant",
             "russian",
+            "--dir",
+            "/nonexistent/onca-egtb",
         ][..],
         &["book", "stats", "--variant", "russian"][..],
         &["perft", "3", "--position", "nonsense"][..],

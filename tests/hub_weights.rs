@@ -220,6 +220,8 @@ fn weights_of_another_variant_are_refused_by_name() {
         field(search.infos.last().expect("info"), "score"),
         Some(format!("{built_in:.2}"))
     );
+    // Said once per setting and variant: the next search has no error line.
+    assert_eq!(score(&mut engine), built_in);
     // In a Russian game the same file plays: the extra man is a burden.
     engine.send("set-param name=variant value=russian");
     engine.barrier();

@@ -396,16 +396,31 @@ fn onca_plays_itself_in_russian() {
         assert_eq!(game.variant, onca::rules::variant::Variant::Russian);
         assert_eq!(game.tag("GameType"), Some("25"));
     }
-    // The tables are Brazilian: they cannot referee Russian games.
+    // Brazilian tables cannot referee Russian games: refused, naming what they are.
+    let brazilian = tempfile::Builder::new()
+        .prefix("onca-match-brazilian-tables-")
+        .tempdir()
+        .expect("temporary directory");
+    let options = onca::egtb::generate::Options {
+        max_pieces: 2,
+        distance_pieces: 2,
+        dir: brazilian.path().to_path_buf(),
+    };
+    onca::egtb::generate::generate(&options, &mut |_| {}).expect("generation works");
     let refused = Command::new(ONCA)
         .args([
             "match", "--engine", &engine, "--engine", &engine, "--games", "2",
         ])
-        .args(["--depth", "1", "--variant", "russian", "--egtb", "."])
+        .args(["--depth", "1", "--variant", "russian", "--egtb"])
+        .arg(brazilian.path())
         .output()
         .expect("onca runs");
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("Brazilian"));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("holds Brazilian endgame tables"),
+        "{stderr}"
+    );
 }
 
 /// Three deterministic fake engines: L plays legally, I always answers an illegal move, J prints

@@ -5,7 +5,8 @@
 //!   the Hub `score=`) for their last N moves each.
 //! * **Win by scores**: both engines agree that one side is ahead by at least S (the leader's
 //!   engine at +S or more, the other at -S or less) for their last N moves each.
-//! * **Tables**: a position the tables cover ends as the tables say. A table draw is always a draw
+//! * **Tables**: a position the tables cover ends as the tables say (the tables are of the match's
+//!   variant, which `onca match` checks when it loads them). A table draw is always a draw
 //!   in play too (the draw rules only add draws). A table win ignores the move-count rules, and
 //!   those rules only ever apply while both sides have kings: so a table win is adjudicated only
 //!   when the defending side has no king; otherwise the game is played on and the engines (and

@@ -138,9 +138,9 @@ pub struct AnalyzeArgs {
     /// `--search probcut=1`. engine-protocol.md lists the names.
     #[arg(long = "search", value_name = "NAME=VALUE", value_parser = parse_search_setting)]
     pub search: Vec<SearchSetting>,
-    /// The rules: brazilian or russian. Russian searches do without the endgame databases, which
-    /// are Brazilian, and without a book unless --book names a Russian one. With --pdn, a game's
-    /// GameType tag decides instead.
+    /// The rules: brazilian or russian. --egtb must hold tables of these rules, --book and
+    /// --weights files fitted to them. With --pdn, a game's GameType tag decides instead (games of
+    /// another variant than the tables' are searched without them).
     #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
     pub variant: crate::rules::variant::Variant,
 }
@@ -220,8 +220,16 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
     searcher.set_weights(weights_option(args.weights.as_deref(), args.variant)?);
     searcher.set_params(search_params(&args.search).map_err(anyhow::Error::msg)?);
     if let Some(dir) = &args.egtb {
-        let tables = crate::egtb::Tablebases::load(dir)?;
+        let tables = crate::egtb::Tablebases::load_in(args.variant, dir)?;
         if tables.keys().is_empty() {
+            if let (count, Some(other)) = tables.foreign() {
+                anyhow::bail!(
+                    "--egtb {} holds {} endgame tables ({count} files), not {}",
+                    dir.display(),
+                    crate::egtb::store::variant_title(other),
+                    crate::egtb::store::variant_title(args.variant)
+                );
+            }
             anyhow::bail!("no endgame tables in {}", dir.display());
         }
         for refused in tables.refused() {

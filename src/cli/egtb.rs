@@ -1,14 +1,18 @@
 //! The `onca egtb` subcommands: generate, verify and probe the endgame databases, with their
-//! progress and result text.
+//! progress and result text. Each works on the tables of one variant (`--variant`, Brazilian by
+//! default): it generates that variant's tables, and verifies and probes with its moves; a
+//! directory of the other variant's tables is refused in one line that says which they are.
 
 use crate::egtb::generate::{self, Progress};
+use crate::egtb::store::variant_title;
 use crate::egtb::store::{Kind, TableFile};
 use crate::egtb::{verify, Tablebases};
 use crate::notation::fen;
+use crate::rules::variant::Variant;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The `onca egtb` subcommands and their arguments, as parsed by clap in `src/main.rs`.
@@ -84,8 +88,26 @@ fn show_progress(progress: &Progress) {
     );
 }
 
-/// Runs one `onca egtb` subcommand, writing its results to `out`.
-pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
+/// Loads the tables of `variant` in `dir`. Fails in one line when the directory holds only the
+/// other variant's tables; otherwise warns (stderr) about each refused file.
+pub fn load_tables(variant: Variant, dir: &Path) -> Result<Tablebases> {
+    let tables = Tablebases::load_in(variant, dir)?;
+    if let (0, (count, Some(other))) = (tables.keys().len(), tables.foreign()) {
+        anyhow::bail!(
+            "{} holds {} endgame tables ({count} files), not {} (choose them with --variant {other})",
+            dir.display(),
+            variant_title(other),
+            variant_title(variant)
+        );
+    }
+    for refused in tables.refused() {
+        eprintln!("onca: warning: {refused}");
+    }
+    Ok(tables)
+}
+
+/// Runs one `onca egtb` subcommand on the tables of `variant`, writing its results to `out`.
+pub fn run(command: EgtbCommand, variant: Variant, out: &mut impl Write) -> Result<()> {
     match command {
         EgtbCommand::Generate {
             pieces,
@@ -104,8 +126,8 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
                 dir,
             };
             let started = Instant::now();
-            let (reports, _) =
-                pool.install(|| generate::generate(&options, &mut |p| show_progress(p)))?;
+            let (reports, _) = pool
+                .install(|| generate::generate_in(variant, &options, &mut |p| show_progress(p)))?;
             writeln!(
                 out,
                 "pieces tables positions wdl_bytes dtc_bytes seconds (resumed tables count 0 s)"
@@ -132,12 +154,8 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
             pieces,
             sample,
         } => {
-            let tablebases = Tablebases::load(&dir)?;
-            let mut bad = 0;
-            for refused in tablebases.refused() {
-                eprintln!("onca: warning: {refused}");
-                bad += 1;
-            }
+            let tablebases = load_tables(variant, &dir)?;
+            let mut bad = tablebases.refused().len() as u64;
             for key in tablebases.keys() {
                 if key.pieces() > pieces {
                     continue;
@@ -147,7 +165,8 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
                     if kind == Kind::Dtc && !tablebases.has_distances(key) {
                         continue;
                     }
-                    if let Err(error) = TableFile::open(&dir, key, kind).and_then(|f| f.verify()) {
+                    let file = TableFile::open_in(variant, &dir, key, kind);
+                    if let Err(error) = file.and_then(|file| file.verify()) {
                         writeln!(out, "{key} damaged: {error:#}")?;
                         bad += 1;
                     }
@@ -177,10 +196,7 @@ pub fn run(command: EgtbCommand, out: &mut impl Write) -> Result<()> {
         }
         EgtbCommand::Probe { position, dir } => {
             let position = fen::parse_position(&position).context("bad --position")?;
-            let tablebases = Tablebases::load(&dir)?;
-            for refused in tablebases.refused() {
-                eprintln!("onca: warning: {refused}");
-            }
+            let tablebases = load_tables(variant, &dir)?;
             match tablebases.best_moves(&position) {
                 None => writeln!(
                     out,

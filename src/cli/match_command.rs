@@ -471,15 +471,17 @@ fn adjudication_from(args: &MatchArgs) -> Result<Adjudication> {
         })
         .transpose()?;
     let tables = match &args.egtb {
-        Some(_) if args.variant != crate::rules::variant::Variant::Brazilian => {
-            bail!(
-                "--egtb: the endgame tables are Brazilian and cannot referee {} games",
-                args.variant
-            )
-        }
         Some(dir) => {
-            let tables = Tablebases::load(dir)
+            let tables = Tablebases::load_in(args.variant, dir)
                 .with_context(|| format!("--egtb: cannot load tables from {}", dir.display()))?;
+            if let (0, (count, Some(other))) = (tables.keys().len(), tables.foreign()) {
+                bail!(
+                    "--egtb: {} holds {} endgame tables ({count} files), which cannot referee {} games",
+                    dir.display(),
+                    crate::egtb::store::variant_title(other),
+                    args.variant
+                );
+            }
             if tables.max_pieces() == 0 {
                 bail!("--egtb: no endgame tables in {}", dir.display());
             }

@@ -43,8 +43,7 @@ pub struct ServeArgs {
     #[arg(long)]
     open: bool,
     /// The rules the page starts with: brazilian or russian (the page can change them). The
-    /// book is used only in games of its variant; the endgame databases are Brazilian and are
-    /// not used in Russian games.
+    /// book is used only in games of its variant, and so are the endgame databases (--egtb).
     #[arg(long, default_value_t = crate::rules::variant::Variant::Brazilian)]
     variant: crate::rules::variant::Variant,
 }

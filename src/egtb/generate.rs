@@ -19,6 +19,12 @@
 //!
 //! Distances are to conversion (see [`super::value`]); every value ignores the move-count draw
 //! rules and repetition (perfect play to the end of the game).
+//!
+//! The generator is generic over the rules ([`Rules`]): [`generate_for`] builds Brazilian or
+//! Russian tables with that variant's move generator (the two differ in the captures: the majority
+//! rule, and crowning during a capture), and writes the variant into every file's header. A table
+//! directory holds one variant: resuming into a directory of the other variant's tables is refused
+//! rather than overwriting them.
 
 use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
@@ -28,8 +34,10 @@ use super::value::{Code, Wdl};
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::movegen::{self, MoveList};
 use crate::rules::position::{Color, Position};
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Mutex;
@@ -102,15 +110,17 @@ struct Work {
     codes: Vec<AtomicU8>,
 }
 
-struct Pair<'a> {
+/// A pair under work, solved under the rules `R`.
+struct Pair<'a, R: Rules> {
     sides: Vec<Work>,
     finished: &'a Tablebases,
     /// Set when a needed finished table is missing or a distance overflows the code.
     failure: Mutex<Option<String>>,
     failed: AtomicBool,
+    rules: PhantomData<R>,
 }
 
-impl Pair<'_> {
+impl<R: Rules> Pair<'_, R> {
     fn partner(&self, side: usize) -> usize {
         if self.sides.len() == 1 {
             0
@@ -128,7 +138,7 @@ impl Pair<'_> {
 
     /// The value of a position outside the pair, for its side to move.
     fn outside(&self, child: &Canonical) -> Wdl {
-        match self.finished.probe_canonical(child) {
+        match self.finished.probe_canonical_for::<R>(child) {
             Some(wdl) => wdl,
             None => {
                 self.fail(format!("table {} is needed but missing", child.key()));
@@ -147,7 +157,7 @@ impl Pair<'_> {
             return Code::UNUSED;
         };
         let position = canonical.position();
-        movegen::generate(&position, list);
+        movegen::generate_for::<R>(&position, list);
         if list.is_empty() {
             return Code::loss(0).unwrap_or(Code::DRAW);
         }
@@ -155,7 +165,7 @@ impl Pair<'_> {
         let mut stays_inside = false;
         let mut best = Wdl::Loss;
         for mv in list.iter() {
-            let child = Canonical::of(&position.play(mv));
+            let child = Canonical::of(&position.play_for::<R>(mv));
             if child.key() == inside {
                 stays_inside = true;
                 continue;
@@ -176,10 +186,10 @@ impl Pair<'_> {
     /// the opponent.
     fn all_moves_lose(&self, side: usize, position: &Position, plies: u32) -> bool {
         let mut list = MoveList::new();
-        movegen::generate(position, &mut list);
+        movegen::generate_for::<R>(position, &mut list);
         let inside = self.partner(side);
         for mv in list.iter() {
-            let child = Canonical::of(&position.play(mv));
+            let child = Canonical::of(&position.play_for::<R>(mv));
             if child.key() == self.sides[inside].key {
                 let Some(index) = self.sides[inside].indexer.index(&child) else {
                     return false;
@@ -227,12 +237,12 @@ impl Pair<'_> {
                     if movegen::has_capture(&before) {
                         continue;
                     }
-                    movegen::generate(&before, &mut list);
+                    movegen::generate_for::<R>(&before, &mut list);
                     let legal = list.iter().any(|mv| {
                         mv.from == from
                             && mv.to == to
                             && mv.captured.is_empty()
-                            && Canonical::of(&before.play(mv)) == canonical
+                            && Canonical::of(&before.play_for::<R>(mv)) == canonical
                     });
                     if !legal {
                         continue;
@@ -359,9 +369,24 @@ impl Pair<'_> {
     }
 }
 
-/// Computes the tables of `keys` (a split and its mirror, or one symmetric split) from the
-/// finished ones; returns the codes of each.
+/// Computes the Brazilian tables of `keys` (a split and its mirror, or one symmetric split) from
+/// the finished ones; returns the codes of each.
 pub fn solve_pair(keys: &[MaterialKey], finished: &Tablebases) -> Result<Vec<Vec<u8>>> {
+    solve_pair_for::<Brazilian>(keys, finished)
+}
+
+/// [`solve_pair`] under the rules `R` (`finished` must hold tables of `R`).
+pub fn solve_pair_for<R: Rules>(
+    keys: &[MaterialKey],
+    finished: &Tablebases,
+) -> Result<Vec<Vec<u8>>> {
+    if finished.variant() != R::VARIANT {
+        bail!(
+            "solving {} tables on top of {} ones",
+            store::variant_title(R::VARIANT),
+            store::variant_title(finished.variant())
+        );
+    }
     let mut sides = Vec::new();
     for &key in keys {
         let indexer = Indexer::new(key);
@@ -375,11 +400,12 @@ pub fn solve_pair(keys: &[MaterialKey], finished: &Tablebases) -> Result<Vec<Vec
             codes,
         });
     }
-    Pair {
+    Pair::<R> {
         sides,
         finished,
         failure: Mutex::new(None),
         failed: AtomicBool::new(false),
+        rules: PhantomData,
     }
     .solve()
 }
@@ -457,17 +483,37 @@ fn report(key: MaterialKey, codes: &[u8]) -> TableReport {
     report
 }
 
-/// Loads a finished pair from disk into `finished`, if every file it needs is there and sound.
+/// Loads a finished pair from disk into `finished`, if every file it needs is there and sound
+/// (`Ok(None)` otherwise: the pair is generated again). A table of another variant than
+/// `finished`'s is an error: the directory belongs to that variant's tables.
 fn resume(
     options: &Options,
     keys: &[MaterialKey],
     finished: &mut Tablebases,
-) -> Option<Vec<TableReport>> {
-    let with_distances = keys.first()?.pieces() <= options.distance_pieces;
+) -> Result<Option<Vec<TableReport>>> {
+    let variant = finished.variant();
+    for &key in keys {
+        for kind in [Kind::Wdl, Kind::Dtc] {
+            let path = store::path(&options.dir, key, kind);
+            if let Some(other) = store::peek_variant(&path).filter(|&other| other != variant) {
+                bail!(
+                    "{} is a {} table, not {}: generate {} tables in another directory",
+                    path.display(),
+                    store::variant_title(other),
+                    store::variant_title(variant),
+                    store::variant_title(variant)
+                );
+            }
+        }
+    }
+    let Some(first) = keys.first() else {
+        return Ok(None);
+    };
+    let with_distances = first.pieces() <= options.distance_pieces;
     let mut loaded = Vec::new();
     for &key in keys {
-        let wdl = store::read(&options.dir, key, Kind::Wdl);
-        let dtc = with_distances.then(|| store::read(&options.dir, key, Kind::Dtc));
+        let wdl = store::read_in(variant, &options.dir, key, Kind::Wdl);
+        let dtc = with_distances.then(|| store::read_in(variant, &options.dir, key, Kind::Dtc));
         match (wdl, dtc) {
             (Ok(symbols), None) => loaded.push((key, symbols, None)),
             (Ok(symbols), Some(Ok(codes))) => loaded.push((key, symbols, Some(codes))),
@@ -475,7 +521,7 @@ fn resume(
                 if store::path(&options.dir, key, Kind::Wdl).exists() {
                     log::warn!("{error:#}; generating it again");
                 }
-                return None;
+                return Ok(None);
             }
         }
     }
@@ -501,7 +547,7 @@ fn resume(
         finished.insert(key, &symbols, codes);
         reports.push(report);
     }
-    Some(reports)
+    Ok(Some(reports))
 }
 
 fn file_size(path: &std::path::Path) -> u64 {
@@ -525,9 +571,29 @@ pub fn pairs(max_pieces: u32) -> Vec<Vec<MaterialKey>> {
     pairs
 }
 
-/// Generates (or resumes) every table up to `options.max_pieces`, calling `progress` after each
-/// pair. Returns the reports of all tables and the loaded result.
+/// Generates (or resumes) every Brazilian table up to `options.max_pieces`, calling `progress`
+/// after each pair. Returns the reports of all tables and the loaded result.
 pub fn generate(
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Vec<TableReport>, Tablebases)> {
+    generate_for::<Brazilian>(options, progress)
+}
+
+/// [`generate`] for the tables of `variant`, chosen at run time.
+pub fn generate_in(
+    variant: Variant,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Vec<TableReport>, Tablebases)> {
+    match variant {
+        Variant::Brazilian => generate_for::<Brazilian>(options, progress),
+        Variant::Russian => generate_for::<Russian>(options, progress),
+    }
+}
+
+/// [`generate`] under the rules `R`: the tables of `R`'s variant, named so in their headers.
+pub fn generate_for<R: Rules>(
     options: &Options,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(Vec<TableReport>, Tablebases)> {
@@ -537,7 +603,7 @@ pub fn generate(
     let size = |key: &MaterialKey| Indexer::new(*key).size();
     let positions_total: u64 = pairs.iter().flatten().map(size).sum();
     let started = Instant::now();
-    let mut finished = Tablebases::empty();
+    let mut finished = Tablebases::empty_in(R::VARIANT);
     let mut reports = Vec::new();
     let mut tables_done = 0;
     let mut positions_done = 0;
@@ -546,10 +612,10 @@ pub fn generate(
     for keys in pairs {
         let pair_started = Instant::now();
         let pair_positions: u64 = keys.iter().map(size).sum();
-        let finished_now = match resume(options, &keys, &mut finished) {
+        let finished_now = match resume(options, &keys, &mut finished)? {
             Some(resumed) => resumed,
             None => {
-                let codes = solve_pair(&keys, &finished)?;
+                let codes = solve_pair_for::<R>(&keys, &finished)?;
                 let seconds = pair_started.elapsed().as_secs_f64() / keys.len() as f64;
                 let mut done = Vec::new();
                 for (&key, codes) in keys.iter().zip(codes) {
@@ -557,11 +623,22 @@ pub fn generate(
                     table.seconds = seconds;
                     let symbols = wdl_symbols(&codes);
                     let stored = file_codes(key, &codes);
-                    table.wdl_bytes =
-                        store::write(&options.dir, key, Kind::Wdl, &wdl_symbols(&stored))?;
+                    let variant = R::VARIANT;
+                    table.wdl_bytes = store::write_in(
+                        variant,
+                        &options.dir,
+                        key,
+                        Kind::Wdl,
+                        &wdl_symbols(&stored),
+                    )?;
                     let distances = if key.pieces() <= options.distance_pieces {
-                        table.dtc_bytes =
-                            store::write(&options.dir, key, Kind::Dtc, &distance_symbols(&stored))?;
+                        table.dtc_bytes = store::write_in(
+                            variant,
+                            &options.dir,
+                            key,
+                            Kind::Dtc,
+                            &distance_symbols(&stored),
+                        )?;
                         Some(codes)
                     } else {
                         None

@@ -9,6 +9,11 @@
 //! * [`generate`] the retrograde generator;
 //! * [`probe`] [`Tablebases`], what the search uses: load once, probe without disk I/O;
 //! * [`verify`] an independent one-ply check of loaded tables against the move generator.
+//!
+//! Tables exist for Brazilian and for Russian draughts, generated, probed and verified with that
+//! variant's move generator (generic over [`crate::rules::variant::Rules`]); every file names its
+//! variant, and [`Tablebases`] loads one variant's files and knows which
+//! ([`Tablebases::variant`]).
 
 //!
 //! # Using the tables from a search

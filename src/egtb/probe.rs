@@ -14,14 +14,23 @@
 //! line, and at the root play [`Tablebases::best_moves`], which shortens the distance to
 //! conversion: in the tables with distances that distance restarts at each capture or promotion
 //! just as the move-count rules do.
+//!
+//! Tables hold one variant's values (Brazilian and Russian tables differ wherever a capture could
+//! take fewer than the most pieces or crown a man on its way), and [`Tablebases`] knows which:
+//! it is loaded for one variant ([`Tablebases::load_in`]; files of the other are refused by name)
+//! and every probe plays captures under that variant's rules. The search probes through the
+//! `_for::<R>` forms, compiled per variant like the rest of it, after checking once, when it
+//! starts, that the tables are of its variant; the other forms dispatch on the tables' variant.
 
 use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
+use super::store;
 use super::store::{Kind, TableFile};
 use super::value::{Code, Wdl};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::Path;
@@ -123,8 +132,12 @@ pub struct ProbeResult {
 #[derive(Clone, Debug)]
 pub struct Tablebases {
     tables: Vec<Option<Table>>,
+    /// The rules the values follow.
+    variant: Variant,
     max_pieces: u32,
     refused: Vec<String>,
+    /// Of the refused files, those that are sound tables of another variant, and which.
+    foreign: (usize, Option<Variant>),
     /// The table files [`Tablebases::load`] found: name, size and modification time.
     files: Vec<FileStamp>,
 }
@@ -162,15 +175,43 @@ impl Default for Tablebases {
     }
 }
 
+/// Calls `$method::<R>($args)` with `R` the rule type of `$variant`.
+macro_rules! by_variant {
+    ($variant:expr, $self:ident . $method:ident ( $($arg:expr),* )) => {
+        match $variant {
+            Variant::Brazilian => $self.$method::<Brazilian>($($arg),*),
+            Variant::Russian => $self.$method::<Russian>($($arg),*),
+        }
+    };
+}
+
 impl Tablebases {
-    /// No tables: every probe returns `None`.
+    /// No Brazilian tables: every probe returns `None`.
     pub fn empty() -> Tablebases {
+        Tablebases::empty_in(Variant::Brazilian)
+    }
+
+    /// No tables of `variant` (to be filled by [`Tablebases::insert`]).
+    pub fn empty_in(variant: Variant) -> Tablebases {
         Tablebases {
             tables: vec![None; MaterialKey::DENSE_COUNT],
+            variant,
             max_pieces: 0,
             refused: Vec::new(),
+            foreign: (0, None),
             files: Vec::new(),
         }
+    }
+
+    /// The variant whose rules the tables follow.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// How many of the refused files are sound tables of another variant, and of which (the
+    /// last one found): a directory of the wrong variant shows as every file refused this way.
+    pub fn foreign(&self) -> (usize, Option<Variant>) {
+        self.foreign
     }
 
     /// Whether the table files of `dir` are still the ones these tables were loaded from (same
@@ -179,11 +220,37 @@ impl Tablebases {
         table_files(dir).is_ok_and(|files| files == self.files)
     }
 
-    /// Reads every table file of `dir`, checking each header and its block offsets (the payload is
-    /// checked by [`crate::egtb::verify`] on request). Damaged or truncated files are refused
-    /// (logged and listed by [`Tablebases::refused`]) and the rest is used. Fails only if the
-    /// directory cannot be read.
+    /// Reads every Brazilian table file of `dir` (see [`Tablebases::load_in`]).
     pub fn load(dir: &Path) -> Result<Tablebases> {
+        Tablebases::load_in(Variant::Brazilian, dir)
+    }
+
+    /// Reads the table files of `dir` in the variant most of them name (Brazilian when there are
+    /// none): for a host that may play either variant and checks [`Tablebases::variant`] against
+    /// each game's. The files of the other variant are refused as in [`Tablebases::load_in`].
+    pub fn load_own_variant(dir: &Path) -> Result<Tablebases> {
+        let (mut brazilian, mut russian) = (0usize, 0usize);
+        for (name, _, _) in table_files(dir)? {
+            match store::peek_variant(&dir.join(name)) {
+                Some(Variant::Brazilian) => brazilian += 1,
+                Some(Variant::Russian) => russian += 1,
+                None => {}
+            }
+        }
+        let variant = if russian > brazilian {
+            Variant::Russian
+        } else {
+            Variant::Brazilian
+        };
+        Tablebases::load_in(variant, dir)
+    }
+
+    /// Reads every table file of `variant` in `dir`, checking each header and its block offsets
+    /// (the payload is checked by [`crate::egtb::verify`] on request). Damaged or truncated files,
+    /// and tables of another variant, are refused (logged and listed by [`Tablebases::refused`],
+    /// each naming the file and why) and the rest is used. Fails only if the directory cannot be
+    /// read.
+    pub fn load_in(variant: Variant, dir: &Path) -> Result<Tablebases> {
         let entries = std::fs::read_dir(dir)
             .with_context(|| format!("cannot read table directory {}", dir.display()))?;
         let mut files = Vec::new();
@@ -204,9 +271,9 @@ impl Tablebases {
         }
         let loaded: Vec<_> = files
             .par_iter()
-            .map(|&(key, kind)| (key, kind, TableFile::open(dir, key, kind)))
+            .map(|&(key, kind)| (key, kind, TableFile::open_in(variant, dir, key, kind)))
             .collect();
-        let mut tablebases = Tablebases::empty();
+        let mut tablebases = Tablebases::empty_in(variant);
         let mut distances = Vec::new();
         for (key, kind, result) in loaded {
             match (kind, result) {
@@ -214,6 +281,10 @@ impl Tablebases {
                 (Kind::Dtc, Ok(file)) => distances.push((key, file)),
                 (_, Err(error)) => {
                     log::warn!("{error:#}");
+                    let found = store::peek_variant(&store::path(dir, key, kind));
+                    if let Some(other) = found.filter(|&other| other != variant) {
+                        tablebases.foreign = (tablebases.foreign.0 + 1, Some(other));
+                    }
                     tablebases.refused.push(format!("{error:#}"));
                 }
             }
@@ -342,28 +413,36 @@ impl Tablebases {
 
     /// Win/draw/loss for the side to move, if the position's table (and, when it must capture,
     /// the tables after its captures) are loaded. `None` also for a position where the side not
-    /// to move has no pieces (it cannot arise in a game).
+    /// to move has no pieces (it cannot arise in a game). Under the tables' own rules.
     pub fn probe(&self, position: &Position) -> Option<Wdl> {
+        by_variant!(self.variant, self.probe_for(position))
+    }
+
+    /// [`Tablebases::probe`] compiled for the rules `R`, which must be the tables' (the search
+    /// checks once, before it starts probing).
+    #[inline]
+    pub fn probe_for<R: Rules>(&self, position: &Position) -> Option<Wdl> {
+        debug_assert_eq!(R::VARIANT, self.variant, "tables probed under other rules");
         if movegen::has_capture(position) {
-            return self.probe_captures(position);
+            return self.probe_captures::<R>(position);
         }
         self.stored(&Canonical::of(position))
     }
 
-    /// [`Tablebases::probe`] of a position in stored orientation.
-    pub(crate) fn probe_canonical(&self, position: &Canonical) -> Option<Wdl> {
+    /// [`Tablebases::probe_for`] of a position in stored orientation.
+    pub(crate) fn probe_canonical_for<R: Rules>(&self, position: &Canonical) -> Option<Wdl> {
         let board = position.position();
         if movegen::has_capture(&board) {
-            return self.probe_captures(&board);
+            return self.probe_captures::<R>(&board);
         }
         self.stored(position)
     }
 
     /// The best value over the captures of a position that must capture.
-    fn probe_captures(&self, position: &Position) -> Option<Wdl> {
+    fn probe_captures<R: Rules>(&self, position: &Position) -> Option<Wdl> {
         let mut best = Wdl::Loss;
-        for mv in movegen::legal_moves(position) {
-            let value = self.probe(&position.play(&mv))?.negated();
+        for mv in movegen::legal_moves_for::<R>(position) {
+            let value = self.probe_for::<R>(&position.play_for::<R>(&mv))?.negated();
             if value == Wdl::Win {
                 return Some(Wdl::Win);
             }
@@ -373,10 +452,17 @@ impl Tablebases {
     }
 
     /// The value with its distance to conversion (see [`ProbeResult`]). A position that must
-    /// capture converts at once: its distance is one ply.
+    /// capture converts at once: its distance is one ply. Under the tables' own rules.
     pub fn probe_distance(&self, position: &Position) -> Option<ProbeResult> {
+        by_variant!(self.variant, self.probe_distance_for(position))
+    }
+
+    /// [`Tablebases::probe_distance`] compiled for the rules `R`, which must be the tables'.
+    #[inline]
+    pub fn probe_distance_for<R: Rules>(&self, position: &Position) -> Option<ProbeResult> {
+        debug_assert_eq!(R::VARIANT, self.variant, "tables probed under other rules");
         if movegen::has_capture(position) {
-            let wdl = self.probe_captures(position)?;
+            let wdl = self.probe_captures::<R>(position)?;
             return Some(ProbeResult {
                 wdl,
                 plies: (wdl != Wdl::Draw).then_some(1),
@@ -406,12 +492,21 @@ impl Tablebases {
     /// (tables generated without them), a winning or losing side gets its converting moves
     /// (captures, promotions) if it has any, else every move that keeps the result.
     /// Returns `None` if a position after one of the moves is not in the loaded tables; an empty
-    /// list if there is no legal move (a loss).
+    /// list if there is no legal move (a loss). Under the tables' own rules.
     pub fn best_moves(&self, position: &Position) -> Option<(ProbeResult, Vec<Move>)> {
-        let moves = movegen::legal_moves(position);
+        by_variant!(self.variant, self.best_moves_for(position))
+    }
+
+    /// [`Tablebases::best_moves`] compiled for the rules `R`, which must be the tables'.
+    pub fn best_moves_for<R: Rules>(
+        &self,
+        position: &Position,
+    ) -> Option<(ProbeResult, Vec<Move>)> {
+        debug_assert_eq!(R::VARIANT, self.variant, "tables probed under other rules");
+        let moves = movegen::legal_moves_for::<R>(position);
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves {
-            let child = self.probe_distance(&position.play(&mv))?;
+            let child = self.probe_distance_for::<R>(&position.play_for::<R>(&mv))?;
             let converts = mv.is_capture()
                 || (!position.all_kings().contains(mv.from)
                     && position.side_to_move().promotion_row().contains(mv.to));

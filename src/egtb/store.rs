@@ -2,8 +2,9 @@
 //! laid out so that a probe decodes one block of the file's bytes.
 //!
 //! Layout (little-endian): magic `ONCAEGTB`, format version (u32), kind (u8: 1 win/draw/loss,
-//! 2 distance codes), material key (4 bytes: our men, our kings, their men, their kings), 3 zero
-//! bytes, number of positions (u64), symbols per block (u32), payload length (u64), FNV-1a
+//! 2 distance codes), material key (4 bytes: our men, our kings, their men, their kings), variant
+//! (u8: 0 Brazilian, 1 Russian; the byte was zero before Russian tables existed, so older Brazilian
+//! files read as Brazilian), 2 zero bytes, number of positions (u64), symbols per block (u32), payload length (u64), FNV-1a
 //! checksum of the payload (u64), FNV-1a checksum of everything before it and of the block
 //! offsets (u64); then the block offsets (one u32 per block and the payload length, see
 //! [`codec::Compressed`]), then the payload.
@@ -14,11 +15,14 @@
 //! offsets and their checksum: quick, as it reads well under a thousandth of the file; the
 //! payload's checksum and every block are checked by [`TableFile::verify`] (`onca egtb verify`)
 //! and whenever a whole table is decoded. A bad file is refused with a message that names it and
-//! says what is wrong.
+//! says what is wrong; so is a file of another variant than the one asked for (`...: a Russian
+//! table, not Brazilian`): every reading function takes the variant it expects (the names without
+//! `_in` expect Brazilian).
 
 use super::codec::{self, FNV_START};
 use super::index::Indexer;
 use super::material::MaterialKey;
+use crate::rules::variant::Variant;
 use anyhow::{bail, Context, Result};
 use std::fs;
 use std::io::Write;
@@ -33,6 +37,45 @@ const FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 56;
 /// Where the header's own checksum sits (it covers the bytes before it and the offsets).
 const HEADER_CHECKSUM_AT: usize = 48;
+
+/// Where the variant byte sits.
+const VARIANT_AT: usize = 17;
+
+/// The header byte that names `variant`.
+const fn variant_tag(variant: Variant) -> u8 {
+    match variant {
+        Variant::Brazilian => 0,
+        Variant::Russian => 1,
+    }
+}
+
+/// The variant a header byte names, if any.
+fn variant_of_tag(tag: u8) -> Option<Variant> {
+    Variant::ALL
+        .into_iter()
+        .find(|&variant| variant_tag(variant) == tag)
+}
+
+/// The capitalised name of a variant, for messages: `Brazilian` or `Russian`.
+pub const fn variant_title(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Brazilian => "Brazilian",
+        Variant::Russian => "Russian",
+    }
+}
+
+/// The variant a table file's header names, read from its first bytes only (no other check):
+/// `None` if the file cannot be read or is no table file of this format. For choosing which
+/// variant to load a directory in, and for telling a file of the other variant from a damaged one.
+pub fn peek_variant(path: &Path) -> Option<Variant> {
+    use std::io::Read;
+    let mut head = [0u8; VARIANT_AT + 1];
+    fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if &head[0..8] != MAGIC || u32_at(&head, 8) != FORMAT_VERSION {
+        return None;
+    }
+    variant_of_tag(head[VARIANT_AT])
+}
 
 /// What a table file holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,9 +129,20 @@ pub fn path(dir: &Path, key: MaterialKey, kind: Kind) -> PathBuf {
     dir.join(file_name(key, kind))
 }
 
-/// Writes a table (one symbol per index number) and returns the file size in bytes.
+/// Writes a Brazilian table (one symbol per index number) and returns the file size in bytes.
 pub fn write(dir: &Path, key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result<u64> {
-    let bytes = encode(key, kind, symbols)?;
+    write_in(Variant::Brazilian, dir, key, kind, symbols)
+}
+
+/// [`write()`] for a table of `variant`.
+pub fn write_in(
+    variant: Variant,
+    dir: &Path,
+    key: MaterialKey,
+    kind: Kind,
+    symbols: &[u8],
+) -> Result<u64> {
+    let bytes = encode_in(variant, key, kind, symbols)?;
     let target = path(dir, key, kind);
     let temporary = dir.join(format!("{}.tmp", file_name(key, kind)));
     let mut file = fs::File::create(&temporary)
@@ -102,8 +156,18 @@ pub fn write(dir: &Path, key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result
     Ok(bytes.len() as u64)
 }
 
-/// The bytes of a table file holding `symbols`.
+/// The bytes of a Brazilian table file holding `symbols`.
 pub fn encode(key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result<Vec<u8>> {
+    encode_in(Variant::Brazilian, key, kind, symbols)
+}
+
+/// [`encode`] for a table of `variant`.
+pub fn encode_in(
+    variant: Variant,
+    key: MaterialKey,
+    kind: Kind,
+    symbols: &[u8],
+) -> Result<Vec<u8>> {
     let compressed = codec::compress(symbols, kind.bits()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut bytes =
         Vec::with_capacity(HEADER_LEN + 4 * compressed.offsets.len() + compressed.payload.len());
@@ -111,7 +175,7 @@ pub fn encode(key: MaterialKey, kind: Kind, symbols: &[u8]) -> Result<Vec<u8>> {
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     bytes.push(kind.tag());
     bytes.extend_from_slice(&[key.us_men, key.us_kings, key.them_men, key.them_kings]);
-    bytes.extend_from_slice(&[0, 0, 0]);
+    bytes.extend_from_slice(&[variant_tag(variant), 0, 0]);
     bytes.extend_from_slice(&(symbols.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&(codec::BLOCK as u32).to_le_bytes());
     bytes.extend_from_slice(&(compressed.payload.len() as u64).to_le_bytes());
@@ -144,6 +208,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 pub struct TableFile<B> {
     bytes: B,
     kind: Kind,
+    variant: Variant,
     count: u64,
     blocks: u64,
     payload_at: usize,
@@ -156,23 +221,46 @@ impl<B> std::fmt::Debug for TableFile<B> {
 }
 
 impl TableFile<Vec<u8>> {
-    /// Reads the table of `key` and `kind` in `dir` into memory and checks its header and offsets.
+    /// Reads the Brazilian table of `key` and `kind` in `dir` into memory and checks its header
+    /// and offsets (see [`TableFile::open_in`]).
+    pub fn open(dir: &Path, key: MaterialKey, kind: Kind) -> Result<TableFile<Vec<u8>>> {
+        TableFile::open_in(Variant::Brazilian, dir, key, kind)
+    }
+
+    /// Reads the table of `variant`, `key` and `kind` in `dir` into memory and checks its header
+    /// and offsets; a table of another variant is refused.
     ///
     /// The file is read whole rather than memory-mapped: a mapped file that another program
     /// truncates under a running engine kills the process (SIGBUS) at the next probe past the new
     /// end, whereas tables in memory stay as they were read whatever happens to the files; the
     /// host's next `init` notices the change and loads the directory again.
-    pub fn open(dir: &Path, key: MaterialKey, kind: Kind) -> Result<TableFile<Vec<u8>>> {
+    pub fn open_in(
+        variant: Variant,
+        dir: &Path,
+        key: MaterialKey,
+        kind: Kind,
+    ) -> Result<TableFile<Vec<u8>>> {
         let path = path(dir, key, kind);
         let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        TableFile::check(bytes, key, kind)
+        TableFile::check_in(variant, bytes, key, kind)
             .with_context(|| format!("refusing table {}", path.display()))
     }
 }
 
 impl<B: AsRef<[u8]>> TableFile<B> {
-    /// Checks the header and the offsets of a table file's bytes (not yet the payload).
+    /// Checks the header and the offsets of a Brazilian table file's bytes (not yet the payload).
     pub fn check(bytes: B, key: MaterialKey, kind: Kind) -> Result<TableFile<B>> {
+        TableFile::check_in(Variant::Brazilian, bytes, key, kind)
+    }
+
+    /// [`TableFile::check`] for a table of `variant`: a table of another variant is refused
+    /// (`a Russian table, not Brazilian`).
+    pub fn check_in(
+        variant: Variant,
+        bytes: B,
+        key: MaterialKey,
+        kind: Kind,
+    ) -> Result<TableFile<B>> {
         let data = bytes.as_ref();
         if data.len() < HEADER_LEN {
             bail!(
@@ -196,6 +284,16 @@ impl<B: AsRef<[u8]>> TableFile<B> {
         let stored = MaterialKey::new(data[13], data[14], data[15], data[16]);
         if stored != key {
             bail!("header says material {stored}, expected {key}");
+        }
+        let Some(stored_variant) = variant_of_tag(data[VARIANT_AT]) else {
+            bail!("unknown variant tag {} in the header", data[VARIANT_AT]);
+        };
+        if stored_variant != variant {
+            bail!(
+                "a {} table, not {} (generated with --variant {stored_variant})",
+                variant_title(stored_variant),
+                variant_title(variant)
+            );
         }
         let count = u64_at(data, 20);
         let expected = Indexer::new(key).size();
@@ -242,6 +340,7 @@ impl<B: AsRef<[u8]>> TableFile<B> {
         Ok(TableFile {
             bytes,
             kind,
+            variant,
             count,
             blocks,
             payload_at,
@@ -272,6 +371,11 @@ impl<B: AsRef<[u8]>> TableFile<B> {
         )
         .ok()?;
         (symbol <= self.kind.max_symbol()).then_some(symbol)
+    }
+
+    /// The variant whose rules the table's values follow.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// Positions in the table.
@@ -318,15 +422,25 @@ impl<B: AsRef<[u8]>> TableFile<B> {
     }
 }
 
-/// Reads, fully checks and decodes the table of `key` and `kind` in `dir`.
+/// Reads, fully checks and decodes the Brazilian table of `key` and `kind` in `dir`.
 pub fn read(dir: &Path, key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
+    read_in(Variant::Brazilian, dir, key, kind)
+}
+
+/// [`read`] for a table of `variant` (one of another variant is refused).
+pub fn read_in(variant: Variant, dir: &Path, key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
     let path = path(dir, key, kind);
-    TableFile::open(dir, key, kind)?
+    TableFile::open_in(variant, dir, key, kind)?
         .symbols()
         .with_context(|| format!("refusing table {}", path.display()))
 }
 
-/// Fully checks a table file's bytes and decodes them (compiled-in tables, tests).
+/// Fully checks a Brazilian table file's bytes and decodes them (compiled-in tables, tests).
 pub fn decode(bytes: &[u8], key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
-    TableFile::check(bytes, key, kind)?.symbols()
+    decode_in(Variant::Brazilian, bytes, key, kind)
+}
+
+/// [`decode`] for a table of `variant`.
+pub fn decode_in(variant: Variant, bytes: &[u8], key: MaterialKey, kind: Kind) -> Result<Vec<u8>> {
+    TableFile::check_in(variant, bytes, key, kind)?.symbols()
 }

@@ -4,6 +4,8 @@
 //! tables): a wrong win would need a distance that cannot decrease, a wrong draw a move it ignores.
 //! Positions where the side to move must capture hold no stored value (probes play the captures),
 //! so they are not counted. Large tables can be checked on a sample: every n-th position.
+//! The moves are those of the tables' variant ([`Tablebases::variant`]): the check is compiled
+//! per variant (`_for::<R>`), the plain forms choosing the copy by the tables.
 
 use super::index::Indexer;
 use super::material::{Canonical, MaterialKey};
@@ -11,6 +13,7 @@ use super::probe::Tablebases;
 use super::value::Wdl;
 use crate::rules::movegen;
 use crate::rules::position::Position;
+use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 use rayon::prelude::*;
 
 /// The outcome of checking one table.
@@ -27,18 +30,29 @@ pub struct VerifyReport {
     pub with_distances: bool,
 }
 
-/// What one ply of search gives for `position`: value and distance (when all needed distances are
-/// known). `None` if a position after a move is not in the tables.
+/// What one ply of search gives for `position` under the tables' rules: value and distance (when
+/// all needed distances are known). `None` if a position after a move is not in the tables.
 pub fn backed_up(tables: &Tablebases, position: &Position) -> Option<(Wdl, Option<u32>)> {
-    let moves = movegen::legal_moves(position);
+    match tables.variant() {
+        Variant::Brazilian => backed_up_for::<Brazilian>(tables, position),
+        Variant::Russian => backed_up_for::<Russian>(tables, position),
+    }
+}
+
+/// [`backed_up`] under the rules `R` (the tables' own).
+pub fn backed_up_for<R: Rules>(
+    tables: &Tablebases,
+    position: &Position,
+) -> Option<(Wdl, Option<u32>)> {
+    let moves = movegen::legal_moves_for::<R>(position);
     if moves.is_empty() {
         return Some((Wdl::Loss, Some(0)));
     }
     let inside = Canonical::of(position).key().mirrored();
     let mut best: Option<(Wdl, Option<u32>)> = None;
     for mv in &moves {
-        let child = position.play(mv);
-        let probed = tables.probe_distance(&child)?;
+        let child = position.play_for::<R>(mv);
+        let probed = tables.probe_distance_for::<R>(&child)?;
         let plies = if Canonical::of(&child).key() != inside {
             Some(1)
         } else {
@@ -61,8 +75,20 @@ pub fn backed_up(tables: &Tablebases, position: &Position) -> Option<(Wdl, Optio
 }
 
 /// Checks every `every`-th position of the table `key` (which must be loaded; `every` = 1 checks
-/// them all).
+/// them all) against the moves of the tables' variant.
 pub fn verify_table(tables: &Tablebases, key: MaterialKey, every: u64) -> VerifyReport {
+    match tables.variant() {
+        Variant::Brazilian => verify_table_for::<Brazilian>(tables, key, every),
+        Variant::Russian => verify_table_for::<Russian>(tables, key, every),
+    }
+}
+
+/// [`verify_table`] under the rules `R` (the tables' own).
+pub fn verify_table_for<R: Rules>(
+    tables: &Tablebases,
+    key: MaterialKey,
+    every: u64,
+) -> VerifyReport {
     let every = every.max(1);
     let indexer = Indexer::new(key);
     let with_distances = tables.has_distances(key) && tables.has_distances(key.mirrored());
@@ -82,8 +108,8 @@ pub fn verify_table(tables: &Tablebases, key: MaterialKey, every: u64) -> Verify
                     continue;
                 }
                 report.positions += 1;
-                let stored = tables.probe_distance(&position);
-                let expected = backed_up(tables, &position);
+                let stored = tables.probe_distance_for::<R>(&position);
+                let expected = backed_up_for::<R>(tables, &position);
                 let agrees = match (stored, expected) {
                     (Some(stored), Some((wdl, plies))) => {
                         stored.wdl == wdl && (!with_distances || stored.plies == plies)

@@ -9,24 +9,27 @@
 //! started, never an earlier or later one.
 //!
 //! The `variant` parameter decides the rules of everything after it: the moves of `pos` are played
-//! and checked under them, the search runs its copy for them, and the opening book answers only in
-//! games of its own variant. Changing the variant reads the last `pos` again under the new rules.
-//! A book file is checked against the game's variant when a `go` would first play from it, not
-//! when `book` is set (a host may set `book` before `variant`): a book of the other variant is then
-//! refused by name with an `error` line and dropped, and the engine searches. The shipped book is
-//! Brazilian; in games of another variant it simply stays silent, as there is no shipped book for
-//! them.
+//! and checked under them, and the search runs its copy for them. Changing the variant reads the
+//! last `pos` again under the new rules. The files a host names (`egtb-path`, `weights`, `book`)
+//! each belong to one variant, which they name; they are read whatever the variant at that moment
+//! (hosts often give them before they choose the variant) and used only in games of their own
+//! variant. The first `go` of a game of another variant says so in an `error` line (once per
+//! setting and variant) and searches without the file: without tables, with the variant's
+//! built-in weights, without a book. The shipped book is Brazilian and simply stays silent in
+//! games of another variant.
 //!
 //! A ponder search that finishes on its own before `ponder-hit` or `stop` keeps its result until
 //! one of them arrives (as UCI requires), so a host never receives a `done` for a search it still
 //! thinks is pondering.
 
 use crate::book::Book;
+use crate::egtb::store::variant_title;
 use crate::egtb::Tablebases;
 use crate::eval::weights::Weights;
 use crate::eval::weights_file;
 use crate::game::record::Game;
 use crate::hub::command::{Command, GoMode, Level};
+use crate::hub::notice::MismatchNotice;
 use crate::hub::numbering::MoveNumbering;
 use crate::hub::output::{done_line, info_line, InfoFields, Output};
 use crate::hub::params::{
@@ -77,14 +80,20 @@ pub struct Session {
     egtb_path: String,
     /// The databases loaded from `egtb_path` (empty when none or when loading failed).
     tablebases: Arc<Tablebases>,
+    /// When to report that the tables are of another variant than the game.
+    tables_notice: MismatchNotice,
     /// The `weights` parameter (empty: the built-in weights).
     weights_path: String,
     /// The evaluation weights loaded from `weights_path` (`None`: the built-in ones).
     weights: Option<Arc<Weights>>,
+    /// When to report that the weights were fitted to another variant than the game's.
+    weights_notice: MismatchNotice,
     /// The `book` parameter ([`BUILTIN_BOOK`], a path, or empty for no book).
     book_name: String,
     /// The book loaded from `book_name` when it is a path.
     loaded_book: Option<Arc<Book>>,
+    /// When to report that the book file is of another variant than the game.
+    book_notice: MismatchNotice,
     /// Seed of this game's book choices (drawn at `new-game`).
     game_seed: u64,
     /// A `stop` came while no search ran, and no `go` since: it is meant for the `go ponder` that
@@ -133,10 +142,13 @@ impl Session {
             running: None,
             egtb_path: String::new(),
             tablebases: Arc::new(Tablebases::empty()),
+            tables_notice: MismatchNotice::default(),
             weights_path: String::new(),
             weights: None,
+            weights_notice: MismatchNotice::default(),
             book_name: BUILTIN_BOOK.to_string(),
             loaded_book: None,
+            book_notice: MismatchNotice::default(),
             game_seed: crate::book::fresh_seed(),
             early_stop: false,
             received: Instant::now(),
@@ -287,13 +299,14 @@ impl Session {
         }
     }
 
-    /// Loads the endgame databases of `path` (empty: none). On failure the engine plays on
-    /// without databases and the host gets an `error` line.
+    /// Loads the endgame databases of `path` (empty: none), in the variant their files name. On
+    /// failure the engine plays on without databases and the host gets an `error` line.
     fn load_tablebases(&mut self, path: &str) {
         self.egtb_path = path.to_string();
         self.tablebases = Arc::new(Tablebases::empty());
+        self.tables_notice.reset();
         if !path.is_empty() {
-            match Tablebases::load(std::path::Path::new(path)) {
+            match Tablebases::load_own_variant(std::path::Path::new(path)) {
                 Ok(tables) if tables.keys().is_empty() && !tables.refused().is_empty() => {
                     self.output.error(&format!(
                         "set-param: egtb-path '{path}': all {} table files are damaged; playing without endgame tables",
@@ -304,14 +317,23 @@ impl Session {
                     "set-param: egtb-path '{path}' holds no endgame tables; playing without"
                 )),
                 Ok(tables) => {
-                    if !tables.refused().is_empty() {
+                    let (foreign, other) = tables.foreign();
+                    let damaged = tables.refused().len() - foreign;
+                    if damaged > 0 {
                         self.output.error(&format!(
-                            "set-param: egtb-path '{path}': {} damaged table files ignored",
-                            tables.refused().len()
+                            "set-param: egtb-path '{path}': {damaged} damaged table files ignored"
+                        ));
+                    }
+                    if let Some(other) = other {
+                        self.output.error(&format!(
+                            "set-param: egtb-path '{path}': {foreign} {} table files among the {} ones ignored",
+                            variant_title(other),
+                            variant_title(tables.variant())
                         ));
                     }
                     log::debug!(
-                        "hub: endgame tables loaded, complete up to {} pieces",
+                        "hub: {} endgame tables loaded, complete up to {} pieces",
+                        tables.variant(),
                         tables.max_pieces()
                     );
                     self.tablebases = Arc::new(tables);
@@ -345,21 +367,24 @@ impl Session {
         log::debug!("hub: evaluation weights from '{path}'");
         self.weights_path = path.to_string();
         self.weights = weights.clone();
+        self.weights_notice.reset();
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.set_weights(weights);
         }
     }
 
-    /// The `weights` file's weights if they were fitted to `variant`; otherwise (with an `error`
-    /// line, as a host may set the file before the variant) the built-in weights of `variant`.
+    /// The `weights` file's weights if they were fitted to `variant`; otherwise the built-in
+    /// weights of `variant` (`None`), said in an `error` line once per setting and variant.
     fn weights_for(&mut self, variant: Variant) -> Option<Arc<Weights>> {
         let weights = self.weights.clone()?;
         let path = std::path::Path::new(&self.weights_path);
         match weights_file::for_variant(weights, path, variant) {
             Ok(weights) => Some(weights),
             Err(why) => {
-                self.output
-                    .error(&format!("go: {why}; searching with the built-in weights"));
+                if self.weights_notice.first_for(variant) {
+                    self.output
+                        .error(&format!("go: {why}; searching with the built-in weights"));
+                }
                 None
             }
         }
@@ -381,6 +406,7 @@ impl Session {
             }
         }
         self.book_name = name.to_string();
+        self.book_notice.reset();
     }
 
     /// The book in use, if any.
@@ -407,8 +433,8 @@ impl Session {
 
     /// The book's move for a `go` in game play, if the position is in the book: analysis and
     /// infinite searches and games past `book-plies` search instead, and so do games of another
-    /// variant than the book's. A book file of another variant is refused then (an `error` line
-    /// naming it and both variants) and dropped; the shipped book is passed over silently.
+    /// variant than the book's: for a book file, said in an `error` line naming it and both
+    /// variants once per setting and game variant; the shipped book is passed over silently.
     fn book_result(&mut self, mode: GoMode, limits: &Limits, game: &Game) -> Option<SearchResult> {
         if mode == GoMode::Analyze
             || limits.infinite
@@ -418,13 +444,11 @@ impl Session {
         }
         let book = self.book()?;
         if book.variant() != game.variant() {
-            if self.book_name != BUILTIN_BOOK {
+            if self.book_name != BUILTIN_BOOK && self.book_notice.first_for(game.variant()) {
                 if let Err(why) = book.refuse_other(&self.book_name, game.variant()) {
                     self.output
                         .error(&format!("go: {why}; playing without a book"));
                 }
-                self.book_name.clear();
-                self.loaded_book = None;
             }
             return None;
         }
@@ -446,6 +470,24 @@ impl Session {
         searcher.set_tablebases(Arc::clone(&self.tablebases));
         searcher.set_weights(self.weights.clone());
         searcher
+    }
+
+    /// Says in an `error` line, once per setting and game variant, that the loaded tables are of
+    /// another variant than the game's (the search then goes without them).
+    fn report_table_mismatch(&mut self, variant: Variant) {
+        let tables = self.tablebases.variant();
+        if self.tablebases.keys().is_empty()
+            || tables == variant
+            || !self.tables_notice.first_for(variant)
+        {
+            return;
+        }
+        self.output.error(&format!(
+            "go: the endgame tables of egtb-path '{}' are {}, this game is {}: searching without them",
+            self.egtb_path,
+            variant_title(tables),
+            variant_title(variant)
+        ));
     }
 
     /// Starts a search. A `go ponder` that comes after a `stop` sent while no search ran (with
@@ -535,6 +577,7 @@ impl Session {
             return;
         }
         searcher.set_tablebases(Arc::clone(&self.tablebases));
+        self.report_table_mismatch(variant);
         let (done_sender, finished) = channel::bounded(1);
         let control = Arc::clone(&self.control);
         let reporter = Arc::clone(&progress);

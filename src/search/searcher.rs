@@ -8,8 +8,9 @@
 //!
 //! The variant is read from the game once per search, which then runs the copy of the search
 //! compiled for its rules ([`Rules`]): no node asks which variant it is in. The endgame databases
-//! are Brazilian tables, so a Russian search neither probes them nor takes its root moves from
-//! them.
+//! hold one variant's values ([`Tablebases::variant`]): a search probes them, and takes its root
+//! moves from them, only when they are of its variant (checked once per search; a search of the
+//! other variant runs as without tables).
 
 use crate::egtb::{ProbeResult, Tablebases, Wdl};
 use crate::eval::evaluate::evaluate_for;
@@ -248,10 +249,10 @@ impl Searcher {
             };
         }
 
-        // The databases hold Brazilian values: other variants search without them.
-        let uses_tables = R::VARIANT == Variant::Brazilian;
+        // The databases hold one variant's values: a search of another variant goes without them.
+        let uses_tables = self.tablebases.variant() == R::VARIANT;
         let root_best = if uses_tables {
-            self.table_best_moves(&root)
+            self.table_best_moves::<R>(&root)
         } else {
             None
         };
@@ -387,11 +388,12 @@ impl Searcher {
 
     /// When the root and every position after a root move are in the databases: the moves that
     /// keep the root's value and reach the conversion fastest (or delay it longest when losing).
-    fn table_best_moves(&self, root: &Position) -> Option<(ProbeResult, Vec<Move>)> {
+    /// The tables must be of `R`'s variant.
+    fn table_best_moves<R: Rules>(&self, root: &Position) -> Option<(ProbeResult, Vec<Move>)> {
         if root.occupied().count() > self.table_pieces {
             return None;
         }
-        let (value, best) = self.tablebases.best_moves(root)?;
+        let (value, best) = self.tablebases.best_moves_for::<R>(root)?;
         log::debug!("search: databases say {value:?}, best root moves {best:?}");
         (!best.is_empty()).then_some((value, best))
     }

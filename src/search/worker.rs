@@ -70,7 +70,8 @@ pub(crate) struct Shared<'a> {
     pub(crate) root_moves: Vec<Move>,
     /// Endgame databases probed below the root (empty: none).
     pub(crate) tablebases: &'a Tablebases,
-    /// Pieces in the largest loaded table (0: none); positions with more are not probed.
+    /// Pieces in the largest loaded table (0: none, or tables of another variant than the search's,
+    /// which are then never probed); positions with more are not probed.
     pub(crate) table_pieces: u32,
     /// The evaluation's weights (the built-in ones or weights loaded at run time).
     pub(crate) eval: &'a Weights,
@@ -995,9 +996,9 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         let rules = &shared.settings.draw_rules;
         let guarded = rules.move_count && self.params.egtb_rule_guard;
         let wdl = match short_rule_limit(position).filter(|_| guarded) {
-            None => tables.probe(position)?,
+            None => tables.probe_for::<R>(position)?,
             Some(limit) => {
-                let probed = tables.probe_distance(position)?;
+                let probed = tables.probe_distance_for::<R>(position)?;
                 if probed.wdl != Wdl::Draw {
                     let left = limit.saturating_sub(counters?.plies_since_material_change);
                     if limit == 0 || probed.plies? > left {

@@ -133,7 +133,25 @@ pub fn load_book(path: Option<&Path>, variant: Variant) -> Result<Option<Arc<Boo
 /// `config.variant`, or a port in use, is an error before anything is served.
 pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
     let tablebases = match &config.egtb {
-        Some(dir) => Tablebases::load(dir).with_context(|| format!("--egtb {}", dir.display()))?,
+        // The page plays either variant: the tables are loaded in their own and probed in the
+        // games of that variant only (the searcher checks).
+        Some(dir) => {
+            let tables = Tablebases::load_own_variant(dir)
+                .with_context(|| format!("--egtb {}", dir.display()))?;
+            for refused in tables.refused() {
+                eprintln!("onca serve: ignored: {refused}");
+            }
+            if !tables.keys().is_empty() {
+                eprintln!(
+                    "onca serve: {} {} endgame tables, complete up to {} pieces, used in {} games",
+                    tables.keys().len(),
+                    crate::egtb::store::variant_title(tables.variant()),
+                    tables.max_pieces(),
+                    crate::egtb::store::variant_title(tables.variant())
+                );
+            }
+            tables
+        }
         None => Tablebases::empty(),
     };
     let book = load_book(config.book.as_deref(), config.variant)?;
