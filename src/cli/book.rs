@@ -306,9 +306,10 @@ fn write_stats(book: &Book, out: &mut impl Write) -> Result<()> {
     }
     writeln!(
         out,
-        "{} entries ({} bytes), {} positions, {:.2} moves per position",
+        "{} entries ({} bytes as a version-{} file), {} positions, {:.2} moves per position",
         entries.len(),
         file::HEADER_BYTES + entries.len() * file::ENTRY_BYTES,
+        file::VERSION,
         positions.len(),
         entries.len() as f64 / positions.len().max(1) as f64
     )?;
