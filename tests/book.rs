@@ -550,24 +550,29 @@ fn a_russian_build_follows_russian_rules() {
     let roots_file = temp("russian-roots.txt");
     std::fs::write(&roots_file, format!("{differing}\n")).expect("written");
     let out = temp("russian.book");
-    let (code, stdout, stderr) = run_onca(&[
-        "book",
-        "build",
-        "--variant",
-        "russian",
-        "--out",
-        out.to_str().expect("UTF-8"),
-        "--from",
-        &format!("start,{}", roots_file.display()),
-        "--positions",
-        "8",
-        "--depth",
-        "2",
-        "--batch",
-        "4",
-        "--threads",
-        "1",
-    ]);
+    let roots = format!("start,{}", roots_file.display());
+    // A small build of `positions` from the two roots, under `variant`'s rules.
+    let build = |variant: &str, positions: &str| {
+        run_onca(&[
+            "book",
+            "build",
+            "--variant",
+            variant,
+            "--out",
+            out.to_str().expect("UTF-8"),
+            "--from",
+            &roots,
+            "--positions",
+            positions,
+            "--depth",
+            "2",
+            "--batch",
+            "4",
+            "--threads",
+            "1",
+        ])
+    };
+    let (code, stdout, stderr) = build("russian", "8");
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("(russian book, "), "{stdout}");
     let book = Book::load(&out).expect("a valid book");
@@ -607,22 +612,7 @@ fn a_russian_build_follows_russian_rules() {
         "{root_moves:?}"
     );
     // Resuming under the other rules is refused: the state file names the variant.
-    let (code, _, stderr) = run_onca(&[
-        "book",
-        "build",
-        "--out",
-        out.to_str().expect("UTF-8"),
-        "--from",
-        &format!("start,{}", roots_file.display()),
-        "--positions",
-        "12",
-        "--depth",
-        "2",
-        "--batch",
-        "4",
-        "--threads",
-        "1",
-    ]);
+    let (code, _, stderr) = build("brazilian", "12");
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("other settings"), "{stderr}");
     remove(&out);

@@ -4,6 +4,8 @@
 //! message, no engine process left behind, and a PDN file that `--resume` completes with every
 //! game exactly once. README.md ("Faults") describes the behaviour these tests pin down.
 
+mod hub_support;
+
 use onca::game::pdn::{read_games, PdnGame};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -362,15 +364,7 @@ fn sigterm_to_serve_ends_it_with_a_message() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("onca serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the address line");
-    let address = line
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("http://"))
-        .map(|rest| rest.trim_end_matches('/').to_string())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let address = hub_support::served_address(child.stdout.take().expect("stdout"));
     // An endless analysis stream stays open while the signal comes.
     let mut socket = std::net::TcpStream::connect(&address).expect("connects");
     let body = r#"{"moves": [], "mode": "analyze"}"#;

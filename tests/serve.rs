@@ -2,6 +2,8 @@
 //! Host check, the size limit, searches streamed and stopped), and once over real TCP through the
 //! binary to see it bind and announce its address.
 
+mod hub_support;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -14,7 +16,7 @@ use onca::rules::position::Position;
 use onca::serve::app::{router, AppState};
 use onca::serve::guard::AllowedHosts;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -592,16 +594,7 @@ fn the_binary_serves_on_the_port_it_announces() {
         .stderr(Stdio::null())
         .spawn()
         .expect("onca starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the address line");
-    let address = line
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("http://"))
-        .map(|rest| rest.trim_end_matches('/').to_string())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let address = hub_support::served_address(child.stdout.take().expect("stdout"));
     let fetch = |host: &str| {
         let mut socket = std::net::TcpStream::connect(&address).expect("connects");
         write!(

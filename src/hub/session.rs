@@ -366,11 +366,8 @@ impl Session {
         };
         log::debug!("hub: evaluation weights from '{path}'");
         self.weights_path = path.to_string();
-        self.weights = weights.clone();
+        self.weights = weights;
         self.weights_notice.reset();
-        if let Some(searcher) = self.searcher.as_mut() {
-            searcher.set_weights(weights);
-        }
     }
 
     /// The `weights` file's weights if they were fitted to `variant`; otherwise the built-in
@@ -464,11 +461,11 @@ impl Session {
         self.searcher.insert(searcher)
     }
 
-    /// A searcher with the current table size, databases and evaluation weights.
+    /// A searcher with the current table size and databases (each search gives it the weights
+    /// of its game's variant, [`Session::weights_for`]).
     fn new_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.params.hash_mb);
         searcher.set_tablebases(Arc::clone(&self.tablebases));
-        searcher.set_weights(self.weights.clone());
         searcher
     }
 
@@ -520,8 +517,6 @@ impl Session {
         };
         let root = *game.current();
         let variant = game.variant();
-        let weights = self.weights_for(variant);
-        self.searcher_mut().set_weights(weights);
         let legal = game.legal_moves();
         if legal.is_empty() {
             let fields = InfoFields {
@@ -578,6 +573,7 @@ impl Session {
         }
         searcher.set_tablebases(Arc::clone(&self.tablebases));
         self.report_table_mismatch(variant);
+        searcher.set_weights(self.weights_for(variant));
         let (done_sender, finished) = channel::bounded(1);
         let control = Arc::clone(&self.control);
         let reporter = Arc::clone(&progress);

@@ -1,5 +1,6 @@
-//! Shared helpers for the Hub integration tests: start the real `onca` binary, talk to it line by
-//! line, and fail (instead of hanging) when an expected line does not come in time.
+//! Shared helpers for the integration tests that run the real `onca` binary: start it, talk to it
+//! line by line, and fail (instead of hanging) when an expected line does not come in time; read
+//! the address `onca serve` announces.
 
 #![allow(dead_code)]
 
@@ -320,4 +321,16 @@ pub fn run_onca(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// The `host:port` that `onca serve` announces on the first line of `stdout` (`... http://ADDRESS/`).
+pub fn served_address(stdout: impl std::io::Read) -> String {
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the address line");
+    line.split_whitespace()
+        .find_map(|word| word.strip_prefix("http://"))
+        .map(|rest| rest.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
 }
