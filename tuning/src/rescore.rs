@@ -7,14 +7,17 @@
 //! The output has one line for each input line (comments copied), so a rerun resumes by counting
 //! the complete lines already written; an unfinished last line is cut off first. Each position is
 //! searched by a cleared single-threaded searcher, so a line's score does not depend on which
-//! lines the same worker searched before it: the file is the same on every run.
+//! lines the same worker searched before it: the file is the same on every run. The search plays
+//! by the rules of the variant the file's datagen headers name.
 
+use crate::tune::data_variant;
 use anyhow::{bail, Context, Result};
 use onca::eval::score::Score;
 use onca::eval::weights::Weights;
 use onca::game::record::Game;
 use onca::notation::fen::parse_position;
 use onca::rules::position::{Color, Position};
+use onca::rules::variant::Variant;
 use onca::search::control::{SearchControl, SearchResult, SearchSettings};
 use onca::search::limits::Limits;
 use onca::search::searcher::Searcher;
@@ -40,9 +43,14 @@ pub struct Summary {
     pub scored: u64,
 }
 
-/// The search score of `fen` at `depth` plies, from White's view, clamped to
-/// [`SCORE_CLAMP`].
-pub fn score_position(searcher: &mut Searcher, fen: &str, depth: u32) -> Result<i32, String> {
+/// The search score of `fen` under `variant`'s rules at `depth` plies, from White's view, clamped
+/// to [`SCORE_CLAMP`].
+pub fn score_position(
+    searcher: &mut Searcher,
+    variant: Variant,
+    fen: &str,
+    depth: u32,
+) -> Result<i32, String> {
     let position = parse_position(fen).map_err(|e| format!("bad position: {e}"))?;
     searcher.clear();
     let settings = SearchSettings {
@@ -54,7 +62,7 @@ pub fn score_position(searcher: &mut Searcher, fen: &str, depth: u32) -> Result<
         ..Limits::default()
     };
     let found = searcher.search(
-        &Game::new(position),
+        &Game::in_variant(variant, position),
         &limits,
         &settings,
         &SearchControl::new(),
@@ -81,7 +89,12 @@ pub fn label_score(position: &Position, found: &SearchResult) -> i32 {
 
 /// The output line for input `line`: comments and blank lines as they are, `FEN;result` and
 /// `FEN;result;score` as `FEN;result;score` with this search's score.
-fn scored_line(searcher: &mut Searcher, line: &str, depth: u32) -> Result<String, String> {
+fn scored_line(
+    searcher: &mut Searcher,
+    variant: Variant,
+    line: &str,
+    depth: u32,
+) -> Result<String, String> {
     let trimmed = line.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(line.to_string());
@@ -90,7 +103,7 @@ fn scored_line(searcher: &mut Searcher, line: &str, depth: u32) -> Result<String
     let (Some(fen), Some(result), None) = (fields.next(), fields.next(), fields.nth(1)) else {
         return Err(String::from("expected `FEN;result` or `FEN;result;score`"));
     };
-    let score = score_position(searcher, fen.trim(), depth)?;
+    let score = score_position(searcher, variant, fen.trim(), depth)?;
     Ok(format!("{fen};{result};{score}"))
 }
 
@@ -114,9 +127,31 @@ fn complete_lines(path: &Path) -> Result<u64> {
     Ok(bytes[..complete].iter().filter(|&&b| b == b'\n').count() as u64)
 }
 
-/// Scores every line of `input` into `output` at `depth` with `weights` (`None`: the built-in
-/// ones), in parallel on rayon's threads, resuming a partial `output`; `on_batch` gets the lines
-/// done so far after each flushed batch.
+/// The variant of the data file at `path`: the one its datagen headers name (see
+/// [`data_variant`]).
+pub fn file_variant(path: &Path) -> Result<Variant> {
+    let reader = BufReader::new(
+        File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+    );
+    let mut failed = None;
+    let lines = reader.lines().map_while(|line| match line {
+        Ok(line) => Some(line),
+        Err(error) => {
+            failed = Some(error);
+            None
+        }
+    });
+    let variant = data_variant(lines).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+    if let Some(error) = failed {
+        return Err(error).with_context(|| format!("cannot read {}", path.display()));
+    }
+    variant
+}
+
+/// Scores every line of `input` into `output` at `depth` under the rules of the variant its
+/// headers name, with `weights` (`None`: the variant's built-in ones), in parallel on rayon's
+/// threads, resuming a partial `output`; `on_batch` gets the lines done so far after each
+/// flushed batch.
 pub fn rescore(
     input: &Path,
     output: &Path,
@@ -126,6 +161,16 @@ pub fn rescore(
 ) -> Result<Summary> {
     if depth == 0 {
         bail!("--depth must be at least 1");
+    }
+    let variant = file_variant(input)?;
+    if let Some(weights) = &weights {
+        if weights.variant != variant {
+            bail!(
+                "the weights are for {} draughts, but {} holds {variant} games",
+                weights.variant,
+                input.display()
+            );
+        }
     }
     let resumed = complete_lines(output)?;
     let reader = BufReader::new(
@@ -158,7 +203,7 @@ pub fn rescore(
                     searcher
                 },
                 |searcher, (at, line)| {
-                    scored_line(searcher, line, depth)
+                    scored_line(searcher, variant, line, depth)
                         .map_err(|e| format!("{} line {}: {e}", input.display(), at + 1))
                 },
             )

@@ -213,10 +213,11 @@ pub fn parse_data(text: &str, validation: f64) -> Result<Data, String> {
 }
 
 /// The one variant the datagen headers among `lines` name (Brazilian if none does): data of two
-/// variants cannot fit one set of weights.
-fn data_variant(lines: &[&str]) -> Result<Variant, String> {
+/// variants cannot fit one set of weights, nor be scored by one variant's search.
+pub fn data_variant<S: AsRef<str>>(lines: impl IntoIterator<Item = S>) -> Result<Variant, String> {
     let mut found: Option<(Variant, usize)> = None;
-    for (at, line) in lines.iter().enumerate() {
+    for (at, line) in lines.into_iter().enumerate() {
+        let line = line.as_ref();
         if !line.starts_with("# onca-tune datagen") {
             continue;
         }

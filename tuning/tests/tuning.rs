@@ -546,7 +546,7 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     let mut searcher = onca::search::searcher::Searcher::new(1);
     assert_eq!(
         score_of(lines[1]),
-        score_position(&mut searcher, white_up, 3).expect("fen")
+        score_position(&mut searcher, Variant::Brazilian, white_up, 3).expect("fen")
     );
     assert!(
         lines[1].starts_with(&format!("{white_up};1.0;")),
@@ -717,4 +717,54 @@ fn tune_writes_weights_named_by_the_data_variant() {
         .expect("weights parse");
     // Started from the Brazilian built-in weights, fitted to Russian games: Russian weights.
     assert_eq!(weights.variant, Variant::Russian);
+}
+
+#[test]
+fn russian_data_is_scored_by_russian_rules() {
+    use onca_tuning::rescore::{rescore, score_position, SCORE_CLAMP};
+    let dir = scratch("score-russian");
+    // White's man on 11 takes 7, is crowned on 2 and, in Russian only, flies on over 9: Black has
+    // nothing left. In Brazilian the capture ends on 2 with a man of Black's still on the board.
+    let crowning = "W:W11:B7,9";
+    let mut searcher = onca::search::searcher::Searcher::new(1);
+    let russian = score_position(&mut searcher, Variant::Russian, crowning, 1).expect("fen");
+    let brazilian = score_position(&mut searcher, Variant::Brazilian, crowning, 1).expect("fen");
+    assert_eq!(russian, SCORE_CLAMP);
+    assert!(brazilian < SCORE_CLAMP, "{brazilian}");
+
+    let input = dir.join("russian.txt");
+    std::fs::write(
+        &input,
+        format!("# onca-tune datagen v3 seed=1 nodes=10 variant=russian\n{crowning};1.0\n"),
+    )
+    .expect("data file");
+    let out = dir.join("scored.txt");
+    rescore(&input, &out, 1, None, &|_| {}).expect("scores");
+    let text = std::fs::read_to_string(&out).expect("scored file");
+    assert!(
+        text.ends_with(&format!("\n{crowning};1.0;{SCORE_CLAMP}\n")),
+        "{text}"
+    );
+    // Weights fitted to the other variant's games are refused, and so is data of both variants.
+    let brazilian_weights =
+        std::sync::Arc::new(onca::eval::weights::Weights::builtin_for(Variant::Brazilian).clone());
+    let why = rescore(
+        &input,
+        &dir.join("other.txt"),
+        1,
+        Some(brazilian_weights),
+        &|_| {},
+    )
+    .expect_err("Brazilian weights on Russian data");
+    assert!(why.to_string().contains("for brazilian draughts"), "{why}");
+    let mixed = dir.join("mixed.txt");
+    std::fs::write(
+        &mixed,
+        format!(
+            "{}# onca-tune datagen v3 seed=1 nodes=10\n",
+            std::fs::read_to_string(&input).expect("data file")
+        ),
+    )
+    .expect("mixed file");
+    assert!(rescore(&mixed, &dir.join("mixed-out.txt"), 1, None, &|_| {}).is_err());
 }
