@@ -215,7 +215,7 @@ fn run(command: Command) -> Result<()> {
                     .map_err(anyhow::Error::msg)?,
                 None => onca::eval::weights::Weights::builtin_for(variant).clone(),
             };
-            onca::eval::report::write_report(variant, &position, &weights, &mut out)?;
+            onca::eval::report::write_report(&position, &weights, &mut out)?;
         }
         Command::Moves { position, variant } => {
             let position = read_position(position.as_deref())?;

@@ -1,8 +1,8 @@
 //! Russian endgame tables: generated with the Russian move generator up to four pieces and checked
 //! position by position against it; positions whose value differs from the Brazilian tables
 //! because a man crowned during a capture goes on capturing, or because any capture may be chosen;
-//! files of the wrong variant refused by name; and the search probing tables of its own variant
-//! only.
+//! the compiled-in three-kings tables equal to the Russian ones; files of the wrong variant
+//! refused by name; and the search probing tables of its own variant only.
 
 use onca::egtb::generate::{self, Options};
 use onca::egtb::index::Indexer;
@@ -102,6 +102,23 @@ fn crowning_during_a_capture_changes_the_value() {
     // (A position that must capture is answered from the positions after its captures: the
     // three-piece Brazilian tables suffice.)
     assert_eq!(brazilian.probe(&four), Some(Wdl::Loss));
+}
+
+#[test]
+fn three_kings_against_one_are_the_same_tables_in_both_variants() {
+    // The evaluation compiles in the Brazilian tables of three kings against one and uses them in
+    // Russian games too: with kings only, the variants differ in the lone king's choice between
+    // taking one hunter or two, and either leaves a draw. The Russian tables must say the same.
+    let (russian_dir, _) = russian();
+    let compiled = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/egtb");
+    for key in [MaterialKey::new(0, 3, 0, 1), MaterialKey::new(0, 1, 0, 3)] {
+        for kind in [Kind::Wdl, Kind::Dtc] {
+            let russian = store::read_in(Variant::Russian, russian_dir.path(), key, kind)
+                .expect("Russian table with distances");
+            let brazilian = store::read(&compiled, key, kind).expect("compiled table");
+            assert!(russian == brazilian, "{key} {kind:?} differs between the variants");
+        }
+    }
 }
 
 #[test]

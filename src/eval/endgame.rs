@@ -15,10 +15,10 @@
 //! and the hunt is scored by the tables' distance to the capture. Larger hunts use the long
 //! diagonal and the hunted king's safe squares.
 //!
-//! The three-kings tables are Brazilian tables (they were made under the majority capture rule,
-//! which limits the lone king's replies when it can capture): in Russian draughts the exact
-//! knowledge is left out and the rules of thumb score those hunts too. The rest holds in both
-//! variants: two kings cannot beat one, and three win only off the long diagonal.
+//! All of this holds in Russian draughts too, the tables included: with kings only, the variants
+//! differ in the lone king's choice between capturing one hunter or two, and either leaves a draw.
+//! The Russian tables of three kings against one are the Brazilian ones symbol for symbol (a test
+//! generates them), so the evaluation is the same function in both variants.
 //!
 //! The classification looks at material only (and the placement in the exact case), so it is the
 //! same for any weights; the tuner leaves these positions out.
@@ -27,7 +27,6 @@ use crate::egtb::store::{self, Kind};
 use crate::egtb::{MaterialKey, Tablebases, Wdl};
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::{Brazilian, Rules, Variant};
 use std::sync::LazyLock;
 
 /// Score divisor for endings the stronger side cannot win.
@@ -125,23 +124,9 @@ pub fn material(position: &Position, color: Color) -> u32 {
     Material::of(position, color).value()
 }
 
-/// Classifies `position` by its material, in Brazilian draughts.
+/// Classifies `position` by its material (and, with three kings against one, its placement).
 #[inline]
 pub fn classify(position: &Position) -> Verdict {
-    classify_for::<Brazilian>(position)
-}
-
-/// [`classify`] in the variant chosen at run time (for reports, not the search).
-pub fn classify_in(variant: Variant, position: &Position) -> Verdict {
-    match variant {
-        Variant::Brazilian => classify_for::<Brazilian>(position),
-        Variant::Russian => classify_for::<crate::rules::variant::Russian>(position),
-    }
-}
-
-/// [`classify`] under the rules `R`.
-#[inline]
-pub fn classify_for<R: Rules>(position: &Position) -> Verdict {
     let white = Material::of(position, Color::White);
     let black = Material::of(position, Color::Black);
     if white.pieces > 3 && black.pieces > 3 || white.pieces == 0 || black.pieces == 0 {
@@ -158,7 +143,7 @@ pub fn classify_for<R: Rules>(position: &Position) -> Verdict {
         if hunter.pieces <= 2 {
             return Verdict::Drawish;
         }
-        if R::VARIANT == Variant::Brazilian && hunter.pieces == 3 && hunter.kings == 3 {
+        if hunter.pieces == 3 && hunter.kings == 3 {
             if let Some(known) = THREE_KINGS.probe_distance(position) {
                 let hunter_wins = match known.wdl {
                     Wdl::Win => position.side_to_move() == hunter_color,
@@ -291,18 +276,6 @@ mod tests {
         assert_eq!(classify(&mirrored), hunt(Color::Black, 12));
         // The lone king on the long diagonal holds: a draw, scaled.
         assert_eq!(verdict("B:WK1,K2,K3:BK15"), Verdict::Drawish);
-    }
-
-    #[test]
-    fn russian_hunts_are_scored_without_the_brazilian_tables() {
-        let position = parse_position("W:WK22,K1,K32:BK12").expect("valid");
-        assert_eq!(
-            classify_for::<crate::rules::variant::Russian>(&position),
-            Verdict::KingHunt {
-                hunter: Color::White,
-                plies: None,
-            }
-        );
     }
 
     #[test]

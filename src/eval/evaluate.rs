@@ -21,7 +21,6 @@ use crate::eval::weights::*;
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
 use crate::rules::square::{Square, BIT_SLOTS};
-use crate::rules::variant::{Brazilian, Rules, Russian, Variant};
 
 /// Pieces on the board at the start: the opening end of the phase scale.
 pub const PHASE_PIECES: i32 = 24;
@@ -297,26 +296,12 @@ pub fn evaluate(position: &Position) -> Score {
     evaluate_with(position, Weights::builtin())
 }
 
-/// The static evaluation of `position` from the side to move's view, with `weights`, in
-/// Brazilian draughts.
+/// The static evaluation of `position` from the side to move's view, with `weights` (in either
+/// variant: what differs between them, the rules, the search sees; the endgame knowledge is the
+/// same, see [`endgame`]).
 #[inline]
 pub fn evaluate_with(position: &Position, weights: &Weights) -> Score {
-    evaluate_for::<Brazilian>(position, weights)
-}
-
-/// [`evaluate_with`] in the variant chosen at run time (for reports, not the search).
-pub fn evaluate_in(variant: Variant, position: &Position, weights: &Weights) -> Score {
-    match variant {
-        Variant::Brazilian => evaluate_for::<Brazilian>(position, weights),
-        Variant::Russian => evaluate_for::<Russian>(position, weights),
-    }
-}
-
-/// [`evaluate_with`] under the rules `R` (they change only the endgame knowledge; the weights are
-/// the same).
-#[inline]
-pub fn evaluate_for<R: Rules>(position: &Position, weights: &Weights) -> Score {
-    let verdict = endgame::classify_for::<R>(position);
+    let verdict = endgame::classify(position);
     if verdict == Verdict::Draw {
         return Score::DRAW;
     }
@@ -369,15 +354,9 @@ impl LinearFeatures {
 /// The evaluation of `position` from White's view as a linear function of the weights:
 /// `eval ≈ sum(tunable[i] * terms[i])` plus, per region, White's pattern entry minus Black's,
 /// blended by phase (up to the integer truncation of the blend, at most one unit). `None` when
-/// the endgame knowledge scores the position instead of the weights (Brazilian rules; see
-/// [`linear_features_in`]).
+/// the endgame knowledge scores the position instead of the weights.
 pub fn linear_features(position: &Position) -> Option<LinearFeatures> {
-    linear_features_in(Variant::Brazilian, position)
-}
-
-/// [`linear_features`] under `variant`'s endgame knowledge (which positions it scores by rule).
-pub fn linear_features_in(variant: Variant, position: &Position) -> Option<LinearFeatures> {
-    if endgame::classify_in(variant, position) != Verdict::Normal {
+    if endgame::classify(position) != Verdict::Normal {
         return None;
     }
     let white = feature_counts(position, Color::White);

@@ -1,16 +1,14 @@
 //! `onca eval`: the static evaluation of one position broken down by term, in men.
 
-use crate::eval::endgame::{classify_in, Verdict};
-use crate::eval::evaluate::{breakdown, evaluate_in};
+use crate::eval::endgame::{classify, Verdict};
+use crate::eval::evaluate::{breakdown, evaluate_with};
 use crate::eval::weights::Weights;
 use crate::rules::position::{Color, Position};
-use crate::rules::variant::Variant;
 use std::io::Write;
 
 /// Writes each feature group under `weights` for White and Black (each from its own view, phase-blended, before
 /// the endgame knowledge), the endgame verdict, and the total from the side to move.
 pub fn write_report(
-    variant: Variant,
     position: &Position,
     weights: &Weights,
     out: &mut impl Write,
@@ -26,7 +24,7 @@ pub fn write_report(
             men(*black_value)
         )?;
     }
-    let verdict = match classify_in(variant, position) {
+    let verdict = match classify(position) {
         Verdict::Normal => String::from("none"),
         Verdict::Draw => String::from("draw (a king each)"),
         Verdict::Drawish => format!(
@@ -48,7 +46,7 @@ pub fn write_report(
         }
     };
     writeln!(out, "endgame knowledge    {verdict}")?;
-    let total = f64::from(evaluate_in(variant, position, weights).0) / 100.0;
+    let total = f64::from(evaluate_with(position, weights).0) / 100.0;
     writeln!(
         out,
         "total ({} to move) {total:.2}",

@@ -13,7 +13,7 @@
 //! other variant runs as without tables).
 
 use crate::egtb::{ProbeResult, Tablebases, Wdl};
-use crate::eval::evaluate::evaluate_for;
+use crate::eval::evaluate::evaluate_with;
 use crate::eval::score::{Depth, Score};
 use crate::eval::weights::Weights;
 use crate::game::record::Game;
@@ -228,7 +228,7 @@ impl Searcher {
             .unwrap_or(Weights::builtin_for(R::VARIANT));
         let waiting = limits.infinite || control.is_pondering();
         if moves.len() == 1 && settings.instant_single_reply && !waiting {
-            let score = evaluate_for::<R>(&root.play_for::<R>(&first), eval).neg();
+            let score = evaluate_with(&root.play_for::<R>(&first), eval).neg();
             report(&Report {
                 depth: 1,
                 seldepth: 1,

@@ -16,7 +16,7 @@
 //! looks at the clock.
 
 use crate::egtb::{Tablebases, Wdl};
-use crate::eval::evaluate::{can_capture, evaluate_for};
+use crate::eval::evaluate::{can_capture, evaluate_with};
 use crate::eval::score::Score;
 use crate::eval::weights::Weights;
 use crate::game::draw::{self, DrawCounters};
@@ -662,7 +662,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_for::<R>(position, self.shared.eval);
+            return evaluate_with(position, self.shared.eval);
         }
         // After the draw checks: a rule draw outranks the databases' value.
         if let Some(score) = self.probe_tables(position, ply, Some(&counters)) {
@@ -1030,7 +1030,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_for::<R>(position, self.shared.eval);
+            return evaluate_with(position, self.shared.eval);
         }
         if let Some(score) = self.probe_tables(position, ply, None) {
             return score;
@@ -1044,7 +1044,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             let eval = self.shared.eval;
             let stand_pat = self
                 .evals
-                .get_or_insert(position.key(), || evaluate_for::<R>(position, eval));
+                .get_or_insert(position.key(), || evaluate_with(position, eval));
             if threat_plies == 0 {
                 return stand_pat;
             }

@@ -25,7 +25,7 @@
 use crate::rescore::label_score;
 use crate::rng::Rng;
 use anyhow::{bail, Context, Result};
-use onca::eval::evaluate::{can_capture, evaluate_in};
+use onca::eval::evaluate::{can_capture, evaluate_with};
 use onca::game::draw::DrawRules;
 use onca::game::record::{Game, Outcome};
 use onca::notation::fen::to_fen;
@@ -71,9 +71,7 @@ pub fn random_opening(rng: &mut Rng, variant: Variant) -> Position {
             }
             position = position.play_in(variant, &moves[rng.below(moves.len())]);
         }
-        if ok
-            && is_quiet(&position)
-            && evaluate_in(variant, &position, weights).0.abs() <= BALANCED_MARGIN
+        if ok && is_quiet(&position) && evaluate_with(&position, weights).0.abs() <= BALANCED_MARGIN
         {
             return position;
         }

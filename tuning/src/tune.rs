@@ -10,7 +10,7 @@
 
 use crate::datagen::header_variant;
 use crate::samples::Samples;
-use onca::eval::evaluate::linear_features_in;
+use onca::eval::evaluate::linear_features;
 use onca::eval::patterns::{entry_name, table_named, TableSet, ENTRY_COUNT};
 use onca::eval::weights::{Weights, TUNABLE};
 use onca::notation::fen::parse_position;
@@ -27,7 +27,7 @@ pub const WEIGHT_COUNT: usize = TUNABLE + 2 * ENTRY_COUNT;
 /// Each region adds White's entry and subtracts Black's, with the phase shares as values. The
 /// pattern entries are those of the default shape, the 4x4 blocks ([`Tables::blocks`]).
 pub fn features_of(position: &Position) -> Option<Vec<(u32, f32)>> {
-    features_in(Variant::Brazilian, position, &Tables::blocks())
+    features_with(position, &Tables::blocks())
 }
 
 /// The pattern tables a fit uses (shape and region experiments): the men table and the king table
@@ -82,13 +82,9 @@ impl Tables {
     }
 }
 
-/// [`features_of`] under `variant`'s endgame knowledge, with only the pattern entries of `tables`.
-pub fn features_in(
-    variant: Variant,
-    position: &Position,
-    tables: &Tables,
-) -> Option<Vec<(u32, f32)>> {
-    let features = linear_features_in(variant, position)?;
+/// [`features_of`] with only the pattern entries of `tables`.
+pub fn features_with(position: &Position, tables: &Tables) -> Option<Vec<(u32, f32)>> {
+    let features = linear_features(position)?;
     let mut entries: Vec<(u32, f32)> = features
         .terms
         .iter()
@@ -283,7 +279,7 @@ pub fn parse_data_with(text: &str, validation: f64, tables: &Tables) -> Result<D
                 };
                 let position = parse_position(fen.trim())
                     .map_err(|e| format!("line {number}: bad position: {e}"))?;
-                let Some(features) = features_in(variant, &position, tables) else {
+                let Some(features) = features_with(&position, tables) else {
                     data.skipped += 1;
                     continue;
                 };

@@ -602,7 +602,7 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
 #[test]
 fn a_fit_can_leave_pattern_tables_out() {
     use onca::eval::patterns::{FIRST_KING_ENTRY, TABLE_LEN};
-    use onca_tuning::tune::{features_in, features_of, Tables};
+    use onca_tuning::tune::{features_of, features_with, Tables};
     let centre = Tables::parse("block_r2_c2, kings_r2_c2").expect("known tables");
     let men_only = Tables::parse("block_r0_c0,block_r2_c2").expect("known tables");
     assert_eq!(Tables::parse("all"), Ok(Tables::all()));
@@ -614,8 +614,8 @@ fn a_fit_can_leave_pattern_tables_out() {
     for position in random_game_positions(40, 30) {
         let (Some(every), Some(only_centre), Some(men)) = (
             features_of(&position),
-            features_in(Variant::Brazilian, &position, &centre),
-            features_in(Variant::Brazilian, &position, &men_only),
+            features_with(&position, &centre),
+            features_with(&position, &men_only),
         ) else {
             continue;
         };
