@@ -100,7 +100,10 @@ fn analyze_eval_and_bench_follow_the_chosen_variant() {
     let hunt = ["eval", "-p", "W:WK22,K1,K32:BK12"];
     assert!(stdout(&onca(&hunt)).contains("in 12 plies (compiled-in tables)"));
     let russian = stdout(&onca(&[&hunt[..], &["--variant", "russian"][..]].concat()));
-    assert!(russian.contains("in 12 plies (compiled-in tables)"), "{russian}");
+    assert!(
+        russian.contains("in 12 plies (compiled-in tables)"),
+        "{russian}"
+    );
 
     let bench = |variant| {
         let output = onca(&["bench", "--depth", "5", "--variant", variant]);

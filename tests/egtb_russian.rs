@@ -116,7 +116,10 @@ fn three_kings_against_one_are_the_same_tables_in_both_variants() {
             let russian = store::read_in(Variant::Russian, russian_dir.path(), key, kind)
                 .expect("Russian table with distances");
             let brazilian = store::read(&compiled, key, kind).expect("compiled table");
-            assert!(russian == brazilian, "{key} {kind:?} differs between the variants");
+            assert!(
+                russian == brazilian,
+                "{key} {kind:?} differs between the variants"
+            );
         }
     }
 }
