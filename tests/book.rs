@@ -5,7 +5,7 @@
 
 mod hub_support;
 
-use hub_support::{check_search, field, run_onca, Engine};
+use hub_support::{build_small_book, check_search, field, run_onca, Engine};
 use onca::book::file::{self, Entry};
 use onca::book::learn::GameRecord;
 use onca::book::Book;
@@ -24,22 +24,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// Builds a small book of the start position (depth-2 searches) into `out`; returns stdout.
 fn build(out: &Path, positions: usize, threads: u32) -> String {
-    let (code, stdout, stderr) = run_onca(&[
-        "book",
-        "build",
-        "--out",
-        out.to_str().expect("a UTF-8 path"),
-        "--from",
-        "start",
-        "--positions",
-        &positions.to_string(),
-        "--depth",
-        "2",
-        "--batch",
-        "4",
-        "--threads",
-        &threads.to_string(),
-    ]);
+    let (code, stdout, stderr) = build_small_book(out, "brazilian", "start", positions, threads);
     assert_eq!(code, 0, "{stderr}");
     stdout
 }
@@ -552,27 +537,9 @@ fn a_russian_build_follows_russian_rules() {
     let out = temp("russian.book");
     let roots = format!("start,{}", roots_file.display());
     // A small build of `positions` from the two roots, under `variant`'s rules.
-    let build = |variant: &str, positions: &str| {
-        run_onca(&[
-            "book",
-            "build",
-            "--variant",
-            variant,
-            "--out",
-            out.to_str().expect("UTF-8"),
-            "--from",
-            &roots,
-            "--positions",
-            positions,
-            "--depth",
-            "2",
-            "--batch",
-            "4",
-            "--threads",
-            "1",
-        ])
-    };
-    let (code, stdout, stderr) = build("russian", "8");
+    let build =
+        |variant: &str, positions: usize| build_small_book(&out, variant, &roots, positions, 1);
+    let (code, stdout, stderr) = build("russian", 8);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("(russian book, "), "{stdout}");
     let book = Book::load(&out).expect("a valid book");
@@ -612,7 +579,7 @@ fn a_russian_build_follows_russian_rules() {
         "{root_moves:?}"
     );
     // Resuming under the other rules is refused: the state file names the variant.
-    let (code, _, stderr) = build("brazilian", "12");
+    let (code, _, stderr) = build("brazilian", 12);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("other settings"), "{stderr}");
     remove(&out);

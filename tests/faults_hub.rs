@@ -255,22 +255,7 @@ fn book_file_truncated_then_deleted_mid_game() {
         .tempdir()
         .expect("temporary directory");
     let book = dir.path().join("book.onb");
-    let built = hub_support::run_onca(&[
-        "book",
-        "build",
-        "--out",
-        book.to_str().expect("utf-8 path"),
-        "--from",
-        "start",
-        "--positions",
-        "8",
-        "--depth",
-        "2",
-        "--batch",
-        "4",
-        "--threads",
-        "1",
-    ]);
+    let built = hub_support::build_small_book(&book, "brazilian", "start", 8, 1);
     assert_eq!(built.0, 0, "book build failed: {}", built.2);
     let mut engine = Engine::start();
     engine.handshake();

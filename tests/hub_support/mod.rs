@@ -323,6 +323,36 @@ pub fn run_onca(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Builds a small book into `out` with `onca book build` (depth-2 searches, batches of 4):
+/// `positions` expanded from the roots `from`, under `variant`'s rules, on `threads` threads.
+/// Returns (exit code, stdout, stderr).
+pub fn build_small_book(
+    out: &std::path::Path,
+    variant: &str,
+    from: &str,
+    positions: usize,
+    threads: u32,
+) -> (i32, String, String) {
+    run_onca(&[
+        "book",
+        "build",
+        "--variant",
+        variant,
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+        "--from",
+        from,
+        "--positions",
+        &positions.to_string(),
+        "--depth",
+        "2",
+        "--batch",
+        "4",
+        "--threads",
+        &threads.to_string(),
+    ])
+}
+
 /// The `host:port` that `onca serve` announces on the first line of `stdout` (`... http://ADDRESS/`).
 pub fn served_address(stdout: impl std::io::Read) -> String {
     let mut line = String::new();
