@@ -72,6 +72,14 @@
 //! --log-dir DIR`): 6-1-193, Elo +8.7 +/- 8.9 (LOS 97%), median clock left 1.60 s, no loss on
 //! time. A lead, not a proof: the default stays until a longer match decides.
 //!
+//! The soak of issue 36 then showed the clock growing: at 1 s + 0.05 s with pondering, games
+//! ended with a median 1.19 s left, more than they started with. `time-soft-percent=100` against
+//! 50 at 3 s + 0.1 s, 400 games (`onca match --engine "onca hub" --name soft100 --engine "onca
+//! hub" --name soft50 --option soft100:search-time-soft-percent=100 --option soft100:book=
+//! --option soft50:book= --tc 3+0.1 --games 400 --concurrency 2 --seed 308 --log-dir DIR`):
+//! 16-4-380, **Elo +10.4 +/- 7.6** (LOS 99.6%; pairs 0, 4, 180, 16, 0), 0 losses on time; median
+//! clock left 2.12 s (lowest 0.51 s) against 3.69 s (lowest 2.31 s). Adopted: 100 is the default.
+//!
 //! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
 //! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
 //! "ROUND2/onca hub" --name round2 --option round3:book= --option round2:book= --concurrency 2
@@ -178,7 +186,7 @@ impl Default for SearchParams {
             aspiration_depth: 5,
             aspiration_window: 25,
             time_moves_to_go: 25,
-            time_soft_percent: 50,
+            time_soft_percent: 100,
             egtb_rule_guard: true,
             egtb_heuristic_root: true,
         }

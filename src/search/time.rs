@@ -3,15 +3,15 @@
 //!
 //! With a game clock the ideal time per move is the time of the next `moves_to_go` moves (the
 //! clock plus their increments, less one move overhead each) shared equally; `moves_to_go` is the
-//! host's, or [`SearchParams::time_moves_to_go`] when the clock does not say. The soft deadline is [`SearchParams::time_soft_percent`] of it (half by default),
-//! stretched or shrunk by how the search is going
-//! (best move stable: stop early; best move changing or score dropping: think longer). The hard
-//! deadline is a few ideal times but never more than a fraction of what is left on the clock. A
-//! fixed move time is one hard deadline, less the overhead, but the overhead takes at most a tenth
-//! of it ([`FIXED_TIME_MAX_OVERHEAD_DIVISOR`]): a host that fixes the time per move is local or
-//! does not flag, and answering takes a millisecond, so the default 50 ms kept back from a 0.1 s
-//! move would throw half of its thinking away. While pondering no deadline applies; after a ponder hit the
-//! deadlines count from the hit.
+//! host's, or [`SearchParams::time_moves_to_go`] when the clock does not say. The soft deadline
+//! is [`SearchParams::time_soft_percent`] of it (all of it by default), stretched or shrunk by how
+//! the search is going (best move stable: stop early; best move changing or score dropping: think
+//! longer). The hard deadline is a few ideal times but never more than a fraction of what is left
+//! on the clock. A fixed move time is one hard deadline, less the overhead, but the overhead takes
+//! at most a tenth of it ([`FIXED_TIME_MAX_OVERHEAD_DIVISOR`]): a host that fixes the time per
+//! move is local or does not flag, and answering takes a millisecond, so the default 50 ms kept
+//! back from a 0.1 s move would throw half of its thinking away. While pondering no deadline
+//! applies; after a ponder hit the deadlines count from the hit.
 
 use crate::search::control::SearchControl;
 use crate::search::limits::Limits;
