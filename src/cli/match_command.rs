@@ -211,12 +211,9 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
     for text in &args.options {
         let (index, name, value) = parse_option(text, &names)?;
         if !infos[index].params.iter().any(|param| param.name == name) {
-            log::warn!(
-                "engine {} does not declare a parameter '{name}'",
-                names[index]
-            );
+            // Sent anyway: an engine may accept parameters it does not list (onca's `search-*`).
             eprintln!(
-                "warning: engine {} does not declare a parameter '{name}'",
+                "warning: engine {} does not declare a parameter '{name}'; sending it anyway",
                 names[index]
             );
         }

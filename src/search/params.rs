@@ -79,6 +79,8 @@
 //! --option soft50:book= --tc 3+0.1 --games 400 --concurrency 2 --seed 308 --log-dir DIR`):
 //! 16-4-380, **Elo +10.4 +/- 7.6** (LOS 99.6%; pairs 0, 4, 180, 16, 0), 0 losses on time; median
 //! clock left 2.12 s (lowest 0.51 s) against 3.69 s (lowest 2.31 s). Adopted: 100 is the default.
+//! Then 150 against 100, the same match with `--seed 309`: 8-5-387, Elo +2.6 +/- 6.1 (LOS 80%),
+//! median clock left 1.59 s against 2.50 s. Level: 100 stays.
 //!
 //! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
 //! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
