@@ -325,9 +325,11 @@ pub struct MatchState {
     pub finished: usize,
     /// The numbers of the finished games.
     pub played: HashSet<usize>,
-    /// The SPRT verdict (on the first pairing's pairs) after the latest game; None without an
-    /// SPRT or before the first game.
+    /// The SPRT verdict (on the first pairing's pairs) after the latest game, or the decision
+    /// once one is reached; None without an SPRT or before the first game.
     pub sprt_verdict: Option<SprtVerdict>,
+    /// How many games had finished when the SPRT decided.
+    pub sprt_decided_after: Option<usize>,
     /// The first engine's score in games whose pair partner has not finished, by pair.
     unpaired: HashMap<usize, i32>,
 }
@@ -367,8 +369,13 @@ impl MatchState {
         }
         self.finished += 1;
         self.played.insert(slot.number);
-        if let (Some(sprt), Some(first)) = (sprt, self.pairings.first()) {
+        // A sequential test ends at its first crossing: the games still in flight then are
+        // counted in the totals, but they cannot reopen a decided test.
+        if let (Some(sprt), Some(first), false) = (sprt, self.pairings.first(), self.decided()) {
             self.sprt_verdict = Some(first.pairs.verdict(sprt));
+            if self.decided() {
+                self.sprt_decided_after = Some(self.finished);
+            }
         }
     }
 
@@ -785,6 +792,60 @@ impl Seat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decided_sprt_stays_decided_when_games_in_flight_finish() {
+        let sprt = Sprt::parse("elo0=0,elo1=15").expect("valid SPRT");
+        let mut state = MatchState {
+            pairings: vec![PairingState {
+                engines: [0, 1],
+                ..PairingState::default()
+            }],
+            ..MatchState::default()
+        };
+        // One pair of games: engine 0 wins the first and the second as `wins` says.
+        let mut number = 0;
+        let mut play_pair = |state: &mut MatchState, wins: [bool; 2]| {
+            for (players, won) in [[0, 1], [1, 0]].into_iter().zip(wins) {
+                number += 1;
+                let slot = Slot {
+                    number,
+                    pairing: 0,
+                    players,
+                    opening: 0,
+                    pair: (number - 1) / 2,
+                };
+                let white_won = (players[0] == 0) == won;
+                let result = if white_won {
+                    GameResult::WhiteWins
+                } else {
+                    GameResult::BlackWins
+                };
+                state.record(&slot, result, Some(&sprt));
+            }
+        };
+        // Engine 0 wins two pairs in three and splits the third, until the test decides.
+        for round in 0.. {
+            if state.decided() {
+                break;
+            }
+            assert!(round < 300, "the SPRT never decided");
+            let split = round % 3 == 2;
+            play_pair(&mut state, [true, !split]);
+        }
+        let decided_after = state.finished;
+        assert_eq!(state.sprt_verdict, Some(SprtVerdict::AcceptH1));
+        assert_eq!(state.sprt_decided_after, Some(decided_after));
+        // Games that were in flight then go the other way: counted, but the verdict stands.
+        let losses = state.pairings[0].tally.losses;
+        for _ in 0..3 {
+            play_pair(&mut state, [false, false]);
+        }
+        assert_eq!(state.finished, decided_after + 6);
+        assert_eq!(state.pairings[0].tally.losses, losses + 6);
+        assert_eq!(state.sprt_verdict, Some(SprtVerdict::AcceptH1));
+        assert_eq!(state.sprt_decided_after, Some(decided_after));
+    }
 
     #[test]
     fn parses_time_controls() {

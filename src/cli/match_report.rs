@@ -346,10 +346,14 @@ pub fn write_summary(
         write_pairing(out, pairing, names)?;
     }
     if let (Some(sprt), Some(pairing)) = (&config.sprt, state.pairings.first()) {
-        let verdict = match state.sprt_verdict {
-            Some(SprtVerdict::AcceptH0) => "H0 accepted",
-            Some(SprtVerdict::AcceptH1) => "H1 accepted",
-            _ => "no decision",
+        let verdict = match (state.sprt_verdict, state.sprt_decided_after) {
+            (Some(SprtVerdict::AcceptH0), Some(after)) => {
+                format!("H0 accepted after {after} games")
+            }
+            (Some(SprtVerdict::AcceptH1), Some(after)) => {
+                format!("H1 accepted after {after} games")
+            }
+            _ => "no decision".to_string(),
         };
         writeln!(
             out,
