@@ -49,12 +49,27 @@
 //! | `lmr-log=1`           | + probcut, singular | 600 | 57-52-491   | +2.9 +/- 11.9  | open: off      |
 //! | `qs-threat-plies=2`   | + probcut, singular | 192 | 12-20-160   | -14.5 +/- 20.0 | H0: 1 stays    |
 //! | `loss-distance=1`     | + probcut, singular | 85  | 4-3-78      | +4.1 +/- 21.2  | H0: off        |
+//! | `rfp=1` (depth 2, margin 30) | round-3 default | 70 | 2-6-62   | -19.9 +/- 27.3 | H0: off        |
+//! | `singular-all=1`      | round-3 default   | 515   | 41-41-433   | +0.0 +/- 12.0  | H0: off        |
+//! | `qs-promotions=1`     | round-3 default   | 108   | 5-14-89     | -29.0 +/- 27.2 | H0: off        |
+//! | `lmr-keep-promotions=1` | round-3 default | 64    | 6-7-51      | -5.4 +/- 38.5  | H0: off        |
+//! | `lmr-deep-index=6+lmr-deep-depth=3` | round-3 default | 258 | 15-19-224 | -5.4 +/- 15.4 | H0: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
 //! without ProbCut, now loses clearly. Loss-distance pruning almost never triggers (85 games, 82
 //! of them with the same result both ways). Counter moves and history-adjusted reductions add
 //! nothing measurable to the killers and the history.
+//!
+//! The later rows (session 7 of round 3, against the default of ProbCut, singular extensions and
+//! IID, same command, `--games 600`) tried what Scan and the Stockfish family do that this search
+//! did not. Reverse futility pruning (a quiet node of depth 1 or 2 fails high on its static
+//! evaluation less 0.3 men a ply) loses: quiet draughts positions hide shots a static evaluation
+//! cannot see, and ProbCut already prunes with a search behind it. Singular extensions at non-PV
+//! nodes cost as much as they find. Searching crowning moves in quiescence (Scan's promotions)
+//! loses, and sparing them from reductions changes almost no game (31 of 32 pairs split); the
+//! evaluation already values a man about to crown. Scan's reduction schedule (two plies from the
+//! seventh quiet move at depth 3, instead of the ninth at depth 6) is level at best.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
@@ -80,7 +95,10 @@
 //! 16-4-380, **Elo +10.4 +/- 7.6** (LOS 99.6%; pairs 0, 4, 180, 16, 0), 0 losses on time; median
 //! clock left 2.12 s (lowest 0.51 s) against 3.69 s (lowest 2.31 s). Adopted: 100 is the default.
 //! Then 150 against 100, the same match with `--seed 309`: 8-5-387, Elo +2.6 +/- 6.1 (LOS 80%),
-//! median clock left 1.59 s against 2.50 s. Level: 100 stays.
+//! median clock left 1.59 s against 2.50 s. Level: 100 stays. With it, the round-3 default
+//! against the round-2 binary at 10 s + 0.1 s, 400 games (`scripts/strength-proof ROUND2/onca
+//! DIR clock`): 44-2-354, Elo +36.6 +/- 11.1, 0 losses on time, median clock left 4.65 s
+//! (lowest 1.12 s) against round 2's 7.39 s.
 //!
 //! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
 //! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
@@ -99,6 +117,13 @@ pub struct SearchParams {
     /// History score (of 16,384) above which a late move is reduced one ply less, and below whose
     /// negative it is reduced one ply more (0: the history does not adjust reductions).
     pub lmr_history_threshold: i32,
+    /// Quiet moves from this index on (counted from 0), at `lmr_deep_depth` or deeper, are
+    /// reduced by two plies instead of one (one ply less at PV nodes, as every reduction).
+    pub lmr_deep_index: usize,
+    /// The shallowest depth of the two-ply reductions.
+    pub lmr_deep_depth: i32,
+    /// Moves that crown a man are never reduced.
+    pub lmr_keep_promotions: bool,
     /// How many times one quiescence line may answer a capture threat by searching all quiet
     /// moves instead of standing pat.
     pub quiescence_threat_plies: u32,
@@ -106,6 +131,8 @@ pub struct SearchParams {
     /// moves that offer the opponent a capture (sacrifices and exchanges), within the same
     /// per-line budget as the threat replies.
     pub quiescence_sacrifices: bool,
+    /// In quiet quiescence positions, also search the side to move's moves that crown a man.
+    pub quiescence_promotions: bool,
     /// At shallow non-PV nodes, skip the quiet moves after the first `lmp_base + depth^2`.
     pub late_move_pruning: bool,
     /// The move count late move pruning starts from at depth 0.
@@ -136,6 +163,16 @@ pub struct SearchParams {
     pub singular_depth: i32,
     /// How far below the table score the other moves must stay, in score units.
     pub singular_margin: i32,
+    /// Singular extensions at non-PV nodes too.
+    pub singular_non_pv: bool,
+    /// Reverse futility pruning: at non-PV nodes of depth `reverse_futility_depth` or less where
+    /// neither side can capture (and more than six pieces are on the board), the node fails
+    /// high when the static evaluation less `reverse_futility_margin` per ply still reaches beta.
+    pub reverse_futility: bool,
+    /// Deepest remaining depth reverse futility pruning applies at.
+    pub reverse_futility_depth: i32,
+    /// Reverse futility pruning's margin per ply of depth, in score units.
+    pub reverse_futility_margin: i32,
     /// Loss-distance pruning: a node with a legal move cannot lose before two more plies, so it
     /// fails high at once when that loss already reaches beta.
     pub loss_distance_pruning: bool,
@@ -169,12 +206,16 @@ impl Default for SearchParams {
             lmr_full_moves: 2,
             lmr_logarithmic: false,
             lmr_history_threshold: 0,
+            lmr_deep_index: 8,
+            lmr_deep_depth: 6,
+            lmr_keep_promotions: false,
             late_move_pruning: false,
             lmp_base: 3,
             lmp_depth: 3,
             internal_iterative_deepening: true,
             quiescence_threat_plies: 1,
             quiescence_sacrifices: false,
+            quiescence_promotions: false,
             single_reply_extension: true,
             probcut: true,
             probcut_depth: 3,
@@ -183,6 +224,10 @@ impl Default for SearchParams {
             singular_extension: true,
             singular_depth: 8,
             singular_margin: 20,
+            singular_non_pv: false,
+            reverse_futility: false,
+            reverse_futility_depth: 2,
+            reverse_futility_margin: 30,
             loss_distance_pruning: false,
             counter_moves: false,
             aspiration_depth: 5,
@@ -261,8 +306,12 @@ pub const TUNABLES: &[Tunable] = &[
     constant!("lmr-full-moves", lmr_full_moves, usize, 0, 16),
     switch!("lmr-log", lmr_logarithmic),
     constant!("lmr-history", lmr_history_threshold, i32, 0, 16_384),
+    constant!("lmr-deep-index", lmr_deep_index, usize, 1, 64),
+    constant!("lmr-deep-depth", lmr_deep_depth, i32, 3, 32),
+    switch!("lmr-keep-promotions", lmr_keep_promotions),
     constant!("qs-threat-plies", quiescence_threat_plies, u32, 0, 4),
     switch!("qs-sacrifices", quiescence_sacrifices),
+    switch!("qs-promotions", quiescence_promotions),
     switch!("lmp", late_move_pruning),
     constant!("lmp-base", lmp_base, i32, 0, 32),
     constant!("lmp-depth", lmp_depth, i32, 1, 8),
@@ -275,6 +324,10 @@ pub const TUNABLES: &[Tunable] = &[
     switch!("singular", singular_extension),
     constant!("singular-depth", singular_depth, i32, 4, 32),
     constant!("singular-margin", singular_margin, i32, 0, 300),
+    switch!("singular-all", singular_non_pv),
+    switch!("rfp", reverse_futility),
+    constant!("rfp-depth", reverse_futility_depth, i32, 1, 8),
+    constant!("rfp-margin", reverse_futility_margin, i32, 0, 300),
     switch!("loss-distance", loss_distance_pruning),
     switch!("counter-moves", counter_moves),
     constant!("aspiration-depth", aspiration_depth, u32, 1, 64),

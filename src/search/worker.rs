@@ -128,6 +128,12 @@ fn short_rule_limit(position: &Position) -> Option<u32> {
     }
 }
 
+/// Whether the quiet move `mv` of `side` crowns a man.
+#[inline(always)]
+fn crowns(position: &Position, side: Color, mv: &Move) -> bool {
+    !mv.is_capture() && position.men(side).contains(mv.from) && side.promotion_row().contains(mv.to)
+}
+
 /// The reduction of the logarithmic late-move-reduction formula (an option, off by default).
 /// Kept out of line: inlined, the compiler hoists `ln(depth)` out of the move loop and pays for a
 /// logarithm at every node even with the option off.
@@ -718,6 +724,10 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             }
         }
         if !pv_node {
+            let must_capture = list.iter().next().is_some_and(Move::is_capture);
+            if let Some(score) = self.reverse_futility(position, must_capture, depth, beta) {
+                return score;
+            }
             if let Some(score) = self.probcut(position, counters, depth, beta, ply) {
                 return score;
             }
@@ -736,7 +746,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         self.ordering
             .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
         let capture_node = moves[0].is_capture();
-        let singular = pv_node
+        let singular = (pv_node || self.params.singular_non_pv)
             && count > 1
             && hit.is_some_and(|hit| self.is_singular(position, counters, moves, hit, depth, ply));
         if self.aborted {
@@ -777,10 +787,13 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                     && depth >= 3
                     && index >= self.params.lmr_full_moves
                     && !self.ordering.is_killer(ply, &mv)
+                    && !(self.params.lmr_keep_promotions && crowns(position, side, &mv))
                 {
                     let base = if self.params.lmr_logarithmic {
                         logarithmic_reduction(depth, index)
-                    } else if index >= 8 && depth >= 6 {
+                    } else if index >= self.params.lmr_deep_index
+                        && depth >= self.params.lmr_deep_depth
+                    {
                         2
                     } else {
                         1
@@ -877,6 +890,34 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         best
     }
 
+    /// Reverse futility pruning at a shallow non-PV node: in a quiet position (neither side can
+    /// capture), a static evaluation that beats beta by a margin per ply of depth stands for the
+    /// search. Returns the fail-high score (less the margin), or `None` to search the node.
+    fn reverse_futility(
+        &mut self,
+        position: &Position,
+        must_capture: bool,
+        depth: i32,
+        beta: Score,
+    ) -> Option<Score> {
+        let params = &self.params;
+        if !params.reverse_futility
+            || depth > params.reverse_futility_depth
+            || must_capture
+            || beta.0.abs() >= Score::MAX_HEURISTIC
+            || position.occupied().count() <= PROBCUT_MAX_ENDGAME_PIECES
+            || can_capture(position, position.side_to_move().opponent())
+        {
+            return None;
+        }
+        let margin = depth * params.reverse_futility_margin;
+        let eval = self.shared.eval;
+        let stand_pat = self
+            .evals
+            .get_or_insert(position.key(), || evaluate_with(position, eval));
+        (stand_pat.0 - margin >= beta.0).then(|| Score(stand_pat.0 - margin))
+    }
+
     /// ProbCut at a non-PV node: when a shallow null-window search already beats beta by a margin
     /// that grows with depth, the full search would very likely fail high too. Returns the
     /// fail-high score (less the margin), or `None` to search the node normally.
@@ -917,7 +958,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         (!self.aborted && score >= probe_beta).then(|| Score(score.0 - margin))
     }
 
-    /// Singular extension test at a PV node: whether every move but the table move fails low,
+    /// Singular extension test (at PV nodes, or at all with `singular_non_pv`): whether every move but the table move fails low,
     /// four plies shallower, against the table score less a margin. The table entry must be a
     /// lower or exact bound from a search at most three plies shallower, and its move legal here.
     fn is_singular(
@@ -1045,33 +1086,37 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             let stand_pat = self
                 .evals
                 .get_or_insert(position.key(), || evaluate_with(position, eval));
-            if threat_plies == 0 {
-                return stand_pat;
-            }
-            if !can_capture(position, position.side_to_move().opponent()) {
-                // No threat: stand pat, unless sacrifices are searched here.
-                if !self.params.quiescence_sacrifices
-                    || stand_pat >= beta
-                    || position.all_kings().is_not_empty()
-                {
+            let side = position.side_to_move();
+            if threat_plies == 0 || !can_capture(position, side.opponent()) {
+                // No threat (or no budget left to answer one): stand pat, unless promotions or
+                // sacrifices are searched here.
+                if stand_pat >= beta {
+                    return stand_pat;
+                }
+                let promotions = self.params.quiescence_promotions;
+                let sacrifices = self.params.quiescence_sacrifices
+                    && threat_plies > 0
+                    && position.all_kings().is_empty();
+                if !promotions && !sacrifices {
                     return stand_pat;
                 }
                 movegen::generate_quiet(position, &mut list);
-                list.retain(|mv| movegen::has_capture(&position.play_for::<R>(mv)));
+                list.retain(|mv| {
+                    (promotions && crowns(position, side, mv))
+                        || (sacrifices && movegen::has_capture(&position.play_for::<R>(mv)))
+                });
                 if list.is_empty() {
                     return stand_pat;
                 }
-                // The side to move may still decline every offer.
+                // The side to move may still decline every one of them.
                 alpha = alpha.max(stand_pat);
-                return self.quiescence_moves(
-                    position,
-                    &list,
-                    stand_pat,
-                    alpha,
-                    beta,
-                    ply,
-                    threat_plies - 1,
-                );
+                // Promotions are finite (each spends a man); sacrifices spend the line's budget.
+                let budget = if sacrifices {
+                    threat_plies - 1
+                } else {
+                    threat_plies
+                };
+                return self.quiescence_moves(position, &list, stand_pat, alpha, beta, ply, budget);
             }
             movegen::generate_quiet(position, &mut list);
         }
