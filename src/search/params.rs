@@ -54,6 +54,10 @@
 //! | `qs-promotions=1`     | round-3 default   | 108   | 5-14-89     | -29.0 +/- 27.2 | H0: off        |
 //! | `lmr-keep-promotions=1` | round-3 default | 64    | 6-7-51      | -5.4 +/- 38.5  | H0: off        |
 //! | `lmr-deep-index=6+lmr-deep-depth=3` | round-3 default | 258 | 15-19-224 | -5.4 +/- 15.4 | H0: off |
+//! | `rfp=1+rfp-depth=1+rfp-margin=80` | round-3 default | 242 | 15-20-207 | -7.2 +/- 16.6 | H0: off |
+//! | `probcut-depth=2`     | round-3 default   | 390   | 28-30-332   | -1.8 +/- 13.3  | H0: 3 stays    |
+//! | `singular-depth=6`    | round-3 default   | 114   | 6-13-95     | -21.4 +/- 25.9 | H0: 8 stays    |
+//! | `lmr-full-moves=1`    | round-3 default   | 88    | 3-8-77      | -19.8 +/- 25.5 | H0: 2 stays    |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -69,7 +73,11 @@
 //! nodes cost as much as they find. Searching crowning moves in quiescence (Scan's promotions)
 //! loses, and sparing them from reductions changes almost no game (31 of 32 pairs split); the
 //! evaluation already values a man about to crown. Scan's reduction schedule (two plies from the
-//! seventh quiet move at depth 3, instead of the ninth at depth 6) is level at best.
+//! seventh quiet move at depth 3, instead of the ninth at depth 6) is level at best, and so is
+//! reverse futility pruning at depth 1 only with a wide margin (0.8 men). The constants moved
+//! one step each way from the default (ProbCut from depth 2, singular extensions from depth 6,
+//! reductions from the second quiet move) lose or add nothing: with the SPSA run above, the
+//! default sits at a local optimum of what these switches can reach at this depth.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
