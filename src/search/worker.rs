@@ -958,9 +958,10 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         (!self.aborted && score >= probe_beta).then(|| Score(score.0 - margin))
     }
 
-    /// Singular extension test (at PV nodes, or at all with `singular_non_pv`): whether every move but the table move fails low,
-    /// four plies shallower, against the table score less a margin. The table entry must be a
-    /// lower or exact bound from a search at most three plies shallower, and its move legal here.
+    /// Singular extension test (at PV nodes; at all nodes with `singular_non_pv`): whether every
+    /// move but the table move fails low, four plies shallower, against the table score less a
+    /// margin. The table entry must be a lower or exact bound from a search at most three plies
+    /// shallower, and its move legal here.
     fn is_singular(
         &mut self,
         position: &Position,
