@@ -383,6 +383,31 @@ mod tests {
     }
 
     #[test]
+    fn every_tunable_is_documented_with_its_default_and_range() {
+        // engine-protocol.md, section 6.5: one table row per parameter.
+        let protocol = include_str!("../../engine-protocol.md");
+        let defaults = SearchParams::default();
+        let missing: Vec<String> = TUNABLES
+            .iter()
+            .map(|tunable| {
+                format!(
+                    "| `search-{}` | {} | {}-{} |",
+                    tunable.name,
+                    tunable.get(&defaults),
+                    tunable.min,
+                    tunable.max
+                )
+            })
+            .filter(|row| !protocol.contains(row.as_str()))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "not in engine-protocol.md:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    #[test]
     fn tunables_have_distinct_names_and_each_changes_its_own_field() {
         for (i, a) in TUNABLES.iter().enumerate() {
             assert!(
