@@ -37,8 +37,9 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-/// Positions with this many pieces or fewer are searched without ProbCut (see `Worker::probcut`).
-const PROBCUT_MAX_ENDGAME_PIECES: u32 = 6;
+/// Positions with this many pieces or fewer are searched without ProbCut or reverse futility
+/// pruning (see `Worker::probcut`): exact endings that no shallow estimate should cut.
+const MAX_EXACT_ENDGAME_PIECES: u32 = 6;
 
 /// Nodes between two looks at the clock and the shared flags.
 const POLL_INTERVAL: u64 = 1024;
@@ -724,8 +725,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             }
         }
         if !pv_node {
-            let must_capture = list.iter().next().is_some_and(Move::is_capture);
-            if let Some(score) = self.reverse_futility(position, must_capture, depth, beta) {
+            if let Some(score) = self.reverse_futility(position, &list, depth, beta) {
                 return score;
             }
             if let Some(score) = self.probcut(position, counters, depth, beta, ply) {
@@ -891,31 +891,36 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
     }
 
     /// Reverse futility pruning at a shallow non-PV node: in a quiet position (neither side can
-    /// capture), a static evaluation that beats beta by a margin per ply of depth stands for the
-    /// search. Returns the fail-high score (less the margin), or `None` to search the node.
+    /// capture; `moves` are the node's legal moves), a static evaluation that beats beta by a
+    /// margin per ply of depth stands for the search. Returns the fail-high score (less the
+    /// margin), or `None` to search the node.
     fn reverse_futility(
         &mut self,
         position: &Position,
-        must_capture: bool,
+        moves: &MoveList,
         depth: i32,
         beta: Score,
     ) -> Option<Score> {
         let params = &self.params;
         if !params.reverse_futility
             || depth > params.reverse_futility_depth
-            || must_capture
             || beta.0.abs() >= Score::MAX_HEURISTIC
-            || position.occupied().count() <= PROBCUT_MAX_ENDGAME_PIECES
+            || position.occupied().count() <= MAX_EXACT_ENDGAME_PIECES
+            || moves.iter().next().is_some_and(Move::is_capture)
             || can_capture(position, position.side_to_move().opponent())
         {
             return None;
         }
         let margin = depth * params.reverse_futility_margin;
-        let eval = self.shared.eval;
-        let stand_pat = self
-            .evals
-            .get_or_insert(position.key(), || evaluate_with(position, eval));
+        let stand_pat = self.static_eval(position);
         (stand_pat.0 - margin >= beta.0).then(|| Score(stand_pat.0 - margin))
+    }
+
+    /// The static evaluation of `position`, through this thread's evaluation cache.
+    fn static_eval(&mut self, position: &Position) -> Score {
+        let eval = self.shared.eval;
+        self.evals
+            .get_or_insert(position.key(), || evaluate_with(position, eval))
     }
 
     /// ProbCut at a non-PV node: when a shallow null-window search already beats beta by a margin
@@ -938,7 +943,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             || self.in_probcut
             || depth < params.probcut_depth
             || beta.0.abs() >= Score::MAX_HEURISTIC
-            || position.occupied().count() <= PROBCUT_MAX_ENDGAME_PIECES
+            || position.occupied().count() <= MAX_EXACT_ENDGAME_PIECES
         {
             return None;
         }
@@ -1083,10 +1088,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             if !movegen::has_quiet_move(position) {
                 return Score::loss_in(ply as u32);
             }
-            let eval = self.shared.eval;
-            let stand_pat = self
-                .evals
-                .get_or_insert(position.key(), || evaluate_with(position, eval));
+            let stand_pat = self.static_eval(position);
             let side = position.side_to_move();
             if threat_plies == 0 || !can_capture(position, side.opponent()) {
                 // No threat (or no budget left to answer one): stand pat, unless promotions or
