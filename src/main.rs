@@ -39,7 +39,10 @@ enum Command {
         /// values as Hub's `set-param`; unknown names are ignored, bad values answered with
         /// `error` lines. `--weights=FILE` plays with the evaluation weights of FILE
         /// (e.g. tuning/weights/hand-set.txt) instead of the built-in ones, in games of the
-        /// variant FILE was fitted to.
+        /// variant FILE was fitted to. `--egtb-path=DIR` probes the endgame tables of DIR instead
+        /// of the built-in ones of up to 4 pieces (computed when a game nears an ending;
+        /// `--egtb-path=` for none). `--contempt=N` makes a draw cost the engine N hundredths of
+        /// a man in games (default 0). engine-protocol.md lists every parameter.
         #[arg(
             value_name = "--NAME=VALUE",
             trailing_var_arg = true,

@@ -1,6 +1,7 @@
-//! The `egtb-path` Hub parameter against the real binary: tables loaded from a directory give
-//! database scores (89.xx); a bad directory gives an `error` line and the engine plays on; `init`
-//! loads tables that appeared in the directory since.
+//! The `egtb-path` Hub parameter against the real binary: by default the built-in tables give
+//! database scores (89.xx) once computed, and an empty path turns them off; tables loaded from a
+//! directory give them at once; a bad directory gives an `error` line and the engine plays on;
+//! `init` loads tables that appeared in the directory since.
 
 mod hub_support;
 
@@ -36,8 +37,12 @@ fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
     let mut engine = Engine::start();
     engine.send("hub");
     let declared = engine.expect("param name=egtb-path");
-    assert_eq!(declared, "param name=egtb-path value=\"\" type=string");
+    assert_eq!(
+        declared,
+        "param name=egtb-path value=\"builtin\" type=string"
+    );
     engine.expect("wait");
+    engine.send("set-param name=egtb-path value=\"\"");
     engine.send("init");
     engine.expect("ready");
 
@@ -64,6 +69,29 @@ fn egtb_path_gives_database_scores_and_a_bad_path_an_error() {
     engine.send("go");
     let search = engine.search_result();
     check_search(&search, &parse_position(WON).expect("valid position"));
+    engine.barrier();
+}
+
+#[test]
+fn the_built_in_tables_answer_without_a_directory_once_computed() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.expect("wait");
+    engine.send("init");
+    engine.expect("ready");
+    // The first search of a small ending starts the computation (a few seconds); until it is
+    // done the engine searches without tables.
+    let started = std::time::Instant::now();
+    let mut score = analyse(&mut engine);
+    while !score.starts_with("89.") && started.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        score = analyse(&mut engine);
+    }
+    assert!(score.starts_with("89."), "{score}");
+    engine.send("set-param name=egtb-path value=\"\"");
+    assert!(!analyse(&mut engine).starts_with("89."));
+    engine.send("set-param name=egtb-path value=builtin");
+    assert!(analyse(&mut engine).starts_with("89."));
     engine.barrier();
 }
 

@@ -239,6 +239,37 @@ fn repetition_against_the_game_is_a_draw() {
     );
 }
 
+#[test]
+fn contempt_makes_a_draw_cost_the_side_to_move_at_the_root() {
+    // The lone king still takes the repetition (the rest loses), but it is worth the contempt
+    // less than a draw to the side that searched; so is a move-count draw.
+    let contempt = Score(30);
+    let with = |draw_rules| SearchSettings {
+        draw_rules,
+        contempt,
+        ..analysis()
+    };
+    let repetition_only = DrawRules {
+        repetition: true,
+        move_count: false,
+    };
+    let result = search(
+        &repetition_game(),
+        at_depth(6),
+        with(repetition_only),
+        &SearchControl::new(),
+    );
+    assert_eq!(result.best.map(|mv| mv.to_string()).as_deref(), Some("5-1"));
+    assert_eq!(result.score, -contempt);
+    let result = search(
+        &move_count_game(),
+        at_depth(5),
+        with(DrawRules::default()),
+        &SearchControl::new(),
+    );
+    assert_eq!(result.score, -contempt);
+}
+
 /// Three kings against a lone king, 29 plies after the last capture: whatever the side to move
 /// plays (without capturing) reaches the 30-ply limit of the move-count rules.
 fn move_count_game() -> Game {

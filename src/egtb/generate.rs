@@ -571,6 +571,20 @@ pub fn pairs(max_pieces: u32) -> Vec<Vec<MaterialKey>> {
     pairs
 }
 
+/// Every table of `R`'s variant up to `max_pieces`, computed in memory (no files): the tables
+/// [`crate::egtb::builtin`] gives a search without a directory. Distances are kept for all of
+/// them, as the files keep them up to 4 pieces.
+pub fn in_memory_for<R: Rules>(max_pieces: u32) -> Result<Tablebases> {
+    let mut finished = Tablebases::empty_in(R::VARIANT);
+    for keys in pairs(max_pieces) {
+        let codes = solve_pair_for::<R>(&keys, &finished)?;
+        for (&key, codes) in keys.iter().zip(codes) {
+            finished.insert(key, &wdl_symbols(&codes), Some(codes));
+        }
+    }
+    Ok(finished)
+}
+
 /// Generates (or resumes) every Brazilian table up to `options.max_pieces`, calling `progress`
 /// after each pair. Returns the reports of all tables and the loaded result.
 pub fn generate(

@@ -8,6 +8,7 @@
 //! * [`store`] the table file format (header, atomic write, verified read);
 //! * [`generate`] the retrograde generator;
 //! * [`probe`] [`Tablebases`], what the search uses: load once, probe without disk I/O;
+//! * [`builtin`] the smallest tables computed in memory, for games without a table directory;
 //! * [`verify`] an independent one-ply check of loaded tables against the move generator.
 //!
 //! Tables exist for Brazilian and for Russian draughts, generated, probed and verified with that
@@ -44,6 +45,7 @@
 //! the tables, must know that. Without the tables the engine works as before
 //! ([`Tablebases::empty`] answers `None` to everything).
 
+pub mod builtin;
 pub mod codec;
 pub mod generate;
 pub mod index;

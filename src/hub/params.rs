@@ -5,6 +5,7 @@
 //! Scan's `tt-size` (log2 of the number of table entries) is accepted as another way to set
 //! `hash`, converted with the real entry size of our table, but not declared.
 
+use crate::eval::score::Score;
 use crate::hub::numbering::MoveNumbering;
 use crate::rules::variant::Variant;
 use crate::search::control::SearchSettings;
@@ -31,8 +32,12 @@ pub use crate::search::control::FULL_SKILL;
 pub const SEARCH_PREFIX: &str = "search-";
 
 /// The parameter naming the endgame database directory (handled by the session, which owns the
-/// loaded tables; empty = none).
+/// loaded tables): [`BUILTIN_TABLES`] for the tables the engine computes itself (the default),
+/// empty for none.
 pub const EGTB_PATH: &str = "egtb-path";
+/// The `egtb-path` value that selects the built-in tables of up to
+/// [`crate::egtb::builtin::BUILTIN_PIECES`] pieces (the default).
+pub const BUILTIN_TABLES: &str = "builtin";
 
 /// The parameter naming a file of evaluation weights (handled by the session, which owns the
 /// loaded weights; empty = the built-in weights).
@@ -47,6 +52,10 @@ pub const BUILTIN_BOOK: &str = "builtin";
 pub const MAX_BOOK_VARIETY: u32 = 1_000;
 /// Largest `book-plies`.
 pub const MAX_BOOK_PLIES: u32 = 1_000;
+/// Largest `contempt` (hundredths of a man): a whole man.
+pub const MAX_CONTEMPT: u32 = 100;
+/// The default `contempt` (hundredths of a man) of game play; see [`SearchSettings::contempt`].
+pub const DEFAULT_CONTEMPT: u32 = 0;
 
 /// The `param` line of a string parameter (a path) with its current value.
 pub fn string_declaration(name: &str, value: &str) -> String {
@@ -84,6 +93,9 @@ pub struct Params {
     /// The book is used while the game (from its start position) has fewer plies than this,
     /// `book-plies`.
     pub book_plies: u32,
+    /// What a draw costs the engine in game play, in hundredths of a man, at most
+    /// [`MAX_CONTEMPT`] (`contempt`; analysis always searches without it).
+    pub contempt: u32,
     /// The search's switches and constants (`search-*`, see [`SEARCH_PREFIX`]).
     pub search: SearchParams,
 }
@@ -102,6 +114,7 @@ impl Default for Params {
             skill: FULL_SKILL,
             book_variety: crate::book::DEFAULT_VARIETY,
             book_plies: crate::book::DEFAULT_PLIES,
+            contempt: DEFAULT_CONTEMPT,
             search: SearchParams::default(),
         }
     }
@@ -161,6 +174,10 @@ impl Params {
             format!(
                 "param name=book-plies value={} type=int min=0 max={MAX_BOOK_PLIES}",
                 self.book_plies
+            ),
+            format!(
+                "param name=contempt value={} type=int min=0 max={MAX_CONTEMPT}",
+                self.contempt
             ),
         ]
     }
@@ -230,6 +247,10 @@ impl Params {
                 self.book_variety = integer(name, value, 0, u64::from(MAX_BOOK_VARIETY))? as u32;
                 Ok(Change::Other)
             }
+            "contempt" => {
+                self.contempt = integer(name, value, 0, u64::from(MAX_CONTEMPT))? as u32;
+                Ok(Change::Other)
+            }
             "book-plies" => {
                 self.book_plies = integer(name, value, 0, u64::from(MAX_BOOK_PLIES))? as u32;
                 Ok(Change::Other)
@@ -246,8 +267,13 @@ impl Params {
 
     /// The search settings these parameters ask for; `instant_single_reply` is set for game play
     /// (as opposed to analysis), which also restricts a database root to the databases' best
-    /// moves.
+    /// moves and applies the contempt.
     pub fn search_settings(&self, instant_single_reply: bool) -> SearchSettings {
+        let contempt = if instant_single_reply {
+            self.contempt
+        } else {
+            0
+        };
         SearchSettings {
             threads: self.threads,
             multipv: self.multipv,
@@ -255,6 +281,7 @@ impl Params {
             skill: (self.skill < FULL_SKILL).then_some(self.skill),
             instant_single_reply,
             table_root_moves: instant_single_reply,
+            contempt: Score(contempt as i32),
             ..SearchSettings::default()
         }
     }
@@ -302,6 +329,24 @@ fn boolean(name: &str, value: &str) -> Result<bool, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contempt_is_checked_and_applies_to_game_play_only() {
+        let mut params = Params::default();
+        assert_eq!(
+            params.search_settings(true).contempt,
+            Score(DEFAULT_CONTEMPT as i32)
+        );
+        assert_eq!(params.set("contempt", "25", 16), Ok(Change::Other));
+        assert_eq!(params.search_settings(true).contempt, Score(25));
+        assert_eq!(params.search_settings(false).contempt, Score::DRAW);
+        assert!(params.set("contempt", "101", 16).is_err());
+        assert!(params.set("contempt", "-5", 16).is_err());
+        assert_eq!(params.contempt, 25);
+        assert!(params
+            .declarations()
+            .contains(&"param name=contempt value=25 type=int min=0 max=100".to_string()));
+    }
 
     #[test]
     fn set_checks_values_and_ignores_unknown_names() {

@@ -24,7 +24,7 @@
 
 use crate::book::Book;
 use crate::egtb::store::variant_title;
-use crate::egtb::Tablebases;
+use crate::egtb::{builtin, Tablebases};
 use crate::eval::weights::Weights;
 use crate::eval::weights_file;
 use crate::game::record::Game;
@@ -33,7 +33,8 @@ use crate::hub::notice::MismatchNotice;
 use crate::hub::numbering::MoveNumbering;
 use crate::hub::output::{done_line, info_line, InfoFields, Output};
 use crate::hub::params::{
-    string_declaration, Change, Params, BOOK, BUILTIN_BOOK, EGTB_PATH, TT_ENTRY_BYTES, WEIGHTS,
+    string_declaration, Change, Params, BOOK, BUILTIN_BOOK, BUILTIN_TABLES, EGTB_PATH,
+    TT_ENTRY_BYTES, WEIGHTS,
 };
 use crate::notation::fen;
 use crate::rules::movegen;
@@ -76,7 +77,8 @@ pub struct Session {
     level: Level,
     control: Arc<SearchControl>,
     running: Option<Running>,
-    /// The `egtb-path` parameter (empty: no databases).
+    /// The `egtb-path` parameter ([`BUILTIN_TABLES`]: the built-in tables of
+    /// [`crate::egtb::builtin`]; empty: no databases).
     egtb_path: String,
     /// The databases loaded from `egtb_path` (empty when none or when loading failed).
     tablebases: Arc<Tablebases>,
@@ -140,7 +142,7 @@ impl Session {
             level: Level::default(),
             control: Arc::new(SearchControl::new()),
             running: None,
-            egtb_path: String::new(),
+            egtb_path: BUILTIN_TABLES.to_string(),
             tablebases: Arc::new(Tablebases::empty()),
             tables_notice: MismatchNotice::default(),
             weights_path: String::new(),
@@ -241,7 +243,9 @@ impl Session {
             Command::Init => {
                 // Tables generated or replaced since they were loaded are loaded again.
                 let path = self.egtb_path.clone();
-                if !path.is_empty() && !self.tablebases.is_current(std::path::Path::new(&path)) {
+                if self.loads_tables_from_disk()
+                    && !self.tablebases.is_current(std::path::Path::new(&path))
+                {
                     self.load_tablebases(&path);
                 }
                 self.searcher_mut();
@@ -299,13 +303,19 @@ impl Session {
         }
     }
 
-    /// Loads the endgame databases of `path` (empty: none), in the variant their files name. On
-    /// failure the engine plays on without databases and the host gets an `error` line.
+    /// Whether `egtb-path` names a directory (rather than none or the built-in tables).
+    fn loads_tables_from_disk(&self) -> bool {
+        !self.egtb_path.is_empty() && self.egtb_path != BUILTIN_TABLES
+    }
+
+    /// Loads the endgame databases of `path` (empty: none; [`BUILTIN_TABLES`]: the built-in
+    /// ones, computed when a game first needs them), in the variant their files name. On failure
+    /// the engine plays on without databases and the host gets an `error` line.
     fn load_tablebases(&mut self, path: &str) {
         self.egtb_path = path.to_string();
         self.tablebases = Arc::new(Tablebases::empty());
         self.tables_notice.reset();
-        if !path.is_empty() {
+        if self.loads_tables_from_disk() {
             match Tablebases::load_own_variant(std::path::Path::new(path)) {
                 Ok(tables) if tables.keys().is_empty() && !tables.refused().is_empty() => {
                     self.output.error(&format!(
@@ -469,6 +479,20 @@ impl Session {
         searcher
     }
 
+    /// The tables a search of `root` in a game of `variant` probes: the loaded ones, or with
+    /// [`BUILTIN_TABLES`] the built-in ones once computed (a root near an ending starts that).
+    fn tables_for(&self, variant: Variant, root: &Position) -> Arc<Tablebases> {
+        if self.egtb_path == BUILTIN_TABLES {
+            if root.occupied().count() <= builtin::PREPARE_AT_PIECES {
+                builtin::prepare(variant);
+            }
+            if let Some(tables) = builtin::ready(variant) {
+                return tables;
+            }
+        }
+        Arc::clone(&self.tablebases)
+    }
+
     /// Says in an `error` line, once per setting and game variant, that the loaded tables are of
     /// another variant than the game's (the search then goes without them).
     fn report_table_mismatch(&mut self, variant: Variant) {
@@ -571,7 +595,7 @@ impl Session {
             self.search_ended(Some((searcher, result)));
             return;
         }
-        searcher.set_tablebases(Arc::clone(&self.tablebases));
+        searcher.set_tablebases(self.tables_for(variant, &root));
         self.report_table_mismatch(variant);
         searcher.set_weights(self.weights_for(variant));
         let (done_sender, finished) = channel::bounded(1);

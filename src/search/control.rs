@@ -114,6 +114,11 @@ pub struct SearchSettings {
     /// value and hurry the conversion ([`Tablebases::best_moves`](crate::egtb::Tablebases::best_moves)): game play. Analysis turns it
     /// off to see every move.
     pub table_root_moves: bool,
+    /// What a draw costs the side to move at the root, in [`Score`] units: above zero the
+    /// engine plays on rather than settle for a draw (or a database draw) it could avoid.
+    /// Game play against weaker opponents wants it; analysis keeps it at zero, so that a
+    /// drawn line reads 0.00.
+    pub contempt: Score,
 }
 
 impl Default for SearchSettings {
@@ -126,6 +131,7 @@ impl Default for SearchSettings {
             instant_single_reply: true,
             draw_rules: DrawRules::default(),
             table_root_moves: true,
+            contempt: Score::DRAW,
         }
     }
 }

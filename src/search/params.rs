@@ -108,6 +108,23 @@
 //! DIR clock`): 44-2-354, Elo +36.6 +/- 11.1, 0 losses on time, median clock left 4.65 s
 //! (lowest 1.12 s) against round 2's 7.39 s.
 //!
+//! Two game-play settings outside `SearchParams` (session 8 of round 3, against the round-2
+//! binary at 60,000 nodes a move, `--games 400 --seed 71`, books off). Contempt (the Hub's
+//! `contempt`, [`crate::search::control::SearchSettings::contempt`]: a draw by the rules or the
+//! databases costs the root's side that much) at 20 hundredths: 79-22-299, Elo +49.8 +/- 16.8,
+//! against 80-24-296, +49.0 +/- 17.0 at 0. Level: the draws it avoids (threefold repetitions,
+//! 42 to 6) come back as lone king against two pieces, so the default stays 0. Those endings
+//! showed the real leak: in 117 of the 296 draws round 3 was the side with two pieces, having
+//! traded down from an ending the evaluation thought it was winning. With the endgame tables of
+//! up to 3, 4 and 5 pieces (`--option r3:egtb-path=DIR`): 98-28-274 (+61.4 +/- 18.8), 108-21-271
+//! (+76.8 +/- 18.8) and 99-14-287 (+75.0 +/- 17.4). Four pieces, computed in memory in about 5 s
+//! of one core, became the default ([`crate::egtb::builtin`]): 109-21-270, +77.7 +/- 18.8, and
+//! against the same engine without tables (`--seed 72`) 35-22-343, +11.3 +/- 12.8. At 0.1 s a
+//! move the deeper search finds more of those endings itself: against the same engine without
+//! tables (`--movetime 0.1 --time-margin 0.5 --seed 73`) 14-7-379, +6.1 +/- 7.8 (LOS 93.7%), and
+//! the 1,000-game proof against the round-2 binary gave 198-13-789, +65.0 +/- 9.4, where the build
+//! before had +74.1 +/- 10.0 on the same openings (the two runs differ by about their noise).
+//!
 //! The round-3 default (ProbCut, singular extensions, IID) against the round-2 binary (ffbc07f),
 //! 0.1 s a move, books off, 1,000 games (`onca match --engine "onca hub" --name round3 --engine
 //! "ROUND2/onca hub" --name round2 --option round3:book= --option round2:book= --concurrency 2

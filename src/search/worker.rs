@@ -195,6 +195,9 @@ pub(crate) struct Worker<'s, 'a, R: Rules> {
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
+    /// The value of a draw to the root's side to move (minus the contempt) and to its opponent.
+    draw_for_root_side: Score,
+    root_side: Color,
     rules: PhantomData<R>,
 }
 
@@ -242,6 +245,8 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             in_probcut: false,
             played: [None; MAX_PLY],
             start_helpers: None,
+            draw_for_root_side: -shared.settings.contempt,
+            root_side: shared.root.side_to_move(),
             rules: PhantomData,
         }
     }
@@ -637,6 +642,17 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         best
     }
 
+    /// The value of a draw (by the rules or by the databases) to the side to move in
+    /// `position`: with contempt, the root's side scores it below zero and its opponent above.
+    #[inline(always)]
+    fn draw_score(&self, position: &Position) -> Score {
+        if position.side_to_move() == self.root_side {
+            self.draw_for_root_side
+        } else {
+            -self.draw_for_root_side
+        }
+    }
+
     /// The principal variation search below the root.
     fn search(
         &mut self,
@@ -662,11 +678,11 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         }
         let rules = &self.shared.settings.draw_rules;
         if rules.repetition && self.is_repetition() {
-            return Score::DRAW;
+            return self.draw_score(position);
         }
         if rules.move_count && draw::move_count_draw_for::<R>(rules, position, &counters).is_some()
         {
-            return Score::DRAW;
+            return self.draw_score(position);
         }
         if ply >= MAX_PLY - 1 {
             return evaluate_with(position, self.shared.eval);
@@ -1058,7 +1074,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         shared.tbhits.fetch_add(1, AtomicOrdering::Relaxed);
         Some(match wdl {
             Wdl::Win => Score::db_win_in(ply as u32),
-            Wdl::Draw => Score::DRAW,
+            Wdl::Draw => self.draw_score(position),
             Wdl::Loss => Score::db_loss_in(ply as u32),
         })
     }
