@@ -116,8 +116,8 @@ pub struct SearchSettings {
     pub table_root_moves: bool,
     /// What a draw costs the side to move at the root, in [`Score`] units: above zero the
     /// engine plays on rather than settle for a draw (or a database draw) it could avoid.
-    /// Game play against weaker opponents wants it; analysis keeps it at zero, so that a
-    /// drawn line reads 0.00.
+    /// Meant for game play against weaker opponents (measured level against the round-2
+    /// binary, so zero by default); analysis keeps it at zero, so that a drawn line reads 0.00.
     pub contempt: Score,
 }
 

@@ -195,7 +195,8 @@ pub(crate) struct Worker<'s, 'a, R: Rules> {
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
-    /// The value of a draw to the root's side to move (minus the contempt) and to its opponent.
+    /// The value of a draw to the root's side to move: minus the contempt (its opponent's is the
+    /// opposite).
     draw_for_root_side: Score,
     root_side: Color,
     rules: PhantomData<R>,
