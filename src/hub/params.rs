@@ -265,22 +265,18 @@ impl Params {
         }
     }
 
-    /// The search settings these parameters ask for; `instant_single_reply` is set for game play
-    /// (as opposed to analysis), which also restricts a database root to the databases' best
-    /// moves and applies the contempt.
-    pub fn search_settings(&self, instant_single_reply: bool) -> SearchSettings {
-        let contempt = if instant_single_reply {
-            self.contempt
-        } else {
-            0
-        };
+    /// The search settings these parameters ask for, for game play (as opposed to analysis):
+    /// a single legal move is played at once, a database root keeps to the databases' best
+    /// moves, and the contempt applies.
+    pub fn search_settings(&self, game_play: bool) -> SearchSettings {
+        let contempt = if game_play { self.contempt } else { 0 };
         SearchSettings {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead: self.move_overhead,
             skill: (self.skill < FULL_SKILL).then_some(self.skill),
-            instant_single_reply,
-            table_root_moves: instant_single_reply,
+            instant_single_reply: game_play,
+            table_root_moves: game_play,
             contempt: Score(contempt as i32),
             ..SearchSettings::default()
         }

@@ -195,10 +195,6 @@ pub(crate) struct Worker<'s, 'a, R: Rules> {
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
-    /// The value of a draw to the root's side to move: minus the contempt (its opponent's is the
-    /// opposite).
-    draw_for_root_side: Score,
-    root_side: Color,
     rules: PhantomData<R>,
 }
 
@@ -246,8 +242,6 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             in_probcut: false,
             played: [None; MAX_PLY],
             start_helpers: None,
-            draw_for_root_side: -shared.settings.contempt,
-            root_side: shared.root.side_to_move(),
             rules: PhantomData,
         }
     }
@@ -645,12 +639,12 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
 
     /// The value of a draw (by the rules or by the databases) to the side to move in
     /// `position`: with contempt, the root's side scores it below zero and its opponent above.
-    #[inline(always)]
     fn draw_score(&self, position: &Position) -> Score {
-        if position.side_to_move() == self.root_side {
-            self.draw_for_root_side
+        let contempt = self.shared.settings.contempt;
+        if position.side_to_move() == self.shared.root.side_to_move() {
+            -contempt
         } else {
-            -self.draw_for_root_side
+            contempt
         }
     }
 
