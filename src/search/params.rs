@@ -58,6 +58,14 @@
 //! | `probcut-depth=2`     | round-3 default   | 390   | 28-30-332   | -1.8 +/- 13.3  | H0: 3 stays    |
 //! | `singular-depth=6`    | round-3 default   | 114   | 6-13-95     | -21.4 +/- 25.9 | H0: 8 stays    |
 //! | `lmr-full-moves=1`    | round-3 default   | 88    | 3-8-77      | -19.8 +/- 25.5 | H0: 2 stays    |
+//! | `exact-endgame-pieces=8` | round-3 default | 278  | 22-26-230   | -5.0 +/- 17.0  | H0: 6 stays    |
+//! | `exact-endgame-pieces=10` | round-3 default | 119 | 5-12-102    | -20.5 +/- 23.4 | H0: 6 stays    |
+//! | `exact-endgame-pieces=4` | round-3 default | 204  | 11-12-181   | -1.7 +/- 16.0  | H0: 6 stays    |
+//! | `lmr-min-pieces=6`    | round-3 default   | 165   | 11-16-138   | -10.5 +/- 21.4 | H0: 0 stays    |
+//! | `lmr-min-pieces=8`    | round-3 default   | 120   | 12-19-89    | -20.3 +/- 31.6 | H0: 0 stays    |
+//! | `single-reply=0`      | round-3 default   | 247   | 18-27-202   | -12.7 +/- 18.5 | H0: 1 stays    |
+//! | `qs-threat-plies=0`   | round-3 default   | 327   | 21-24-282   | -3.2 +/- 14.0  | H0: 1 stays    |
+//! | `aspiration-depth=3`  | round-3 default   | 71    | 2-12-57     | -49.3 +/- 34.8 | H0: 5 stays    |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -78,6 +86,15 @@
 //! one step each way from the default (ProbCut from depth 2, singular extensions from depth 6,
 //! reductions from the second quiet move) lose or add nothing: with the SPSA run above, the
 //! default sits at a local optimum of what these switches can reach at this depth.
+//!
+//! The last rows (session 9, `--games 800`) looked at the endings, where the draws against the
+//! round-2 binary are: in 400 games at 60,000 nodes a move (`--seed 71`), round 3 was ahead by a
+//! man or more (a king counting three) at some quiet position of 108 of its 270 draws, most
+//! often a king against a man with the other men equal. Keeping ProbCut out of endings of up to
+//! 8 or 10 pieces instead of 6, letting it into those of 5 and 6, and sparing endings of up to 6
+//! or 8 pieces from late move reductions all lose or add nothing: the search converts those
+//! endings no better with more or less pruning there. The single-reply extension off, quiescence
+//! without threat replies and aspiration windows from depth 3 lose too.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
@@ -149,6 +166,9 @@ pub struct SearchParams {
     pub lmr_deep_depth: i32,
     /// Moves that crown a man are never reduced.
     pub lmr_keep_promotions: bool,
+    /// Positions of this many pieces or fewer are searched without late move reductions (0:
+    /// reductions everywhere).
+    pub lmr_min_pieces: u32,
     /// How many times one quiescence line may answer a capture threat by searching all quiet
     /// moves instead of standing pat.
     pub quiescence_threat_plies: u32,
@@ -171,10 +191,13 @@ pub struct SearchParams {
     /// ProbCut: at non-PV nodes of depth `probcut_depth` or more, a null-window search at
     /// `probcut_percent` % of the depth against beta plus `probcut_margin` per ply of depth;
     /// when it fails high, the node fails high without the full search. Never in positions of
-    /// six pieces or fewer (exact endings; see `Worker::probcut`).
+    /// `exact_endgame_pieces` or fewer (see `Worker::probcut`).
     pub probcut: bool,
     /// Shallowest depth ProbCut tries.
     pub probcut_depth: i32,
+    /// Positions of this many pieces or fewer are searched without ProbCut or reverse futility
+    /// pruning: endings whose wins are exact races and hunts that a shallow search misjudges.
+    pub exact_endgame_pieces: u32,
     /// ProbCut's margin above beta per ply of depth, in score units.
     pub probcut_margin: i32,
     /// ProbCut's search depth as a percentage of the node's depth.
@@ -191,7 +214,7 @@ pub struct SearchParams {
     /// Singular extensions at non-PV nodes too.
     pub singular_non_pv: bool,
     /// Reverse futility pruning: at non-PV nodes of depth `reverse_futility_depth` or less where
-    /// neither side can capture (and more than six pieces are on the board), the node fails
+    /// neither side can capture (and more than `exact_endgame_pieces` are on the board), the node fails
     /// high when the static evaluation less `reverse_futility_margin` per ply still reaches beta.
     pub reverse_futility: bool,
     /// Deepest remaining depth reverse futility pruning applies at.
@@ -234,6 +257,7 @@ impl Default for SearchParams {
             lmr_deep_index: 8,
             lmr_deep_depth: 6,
             lmr_keep_promotions: false,
+            lmr_min_pieces: 0,
             late_move_pruning: false,
             lmp_base: 3,
             lmp_depth: 3,
@@ -244,6 +268,7 @@ impl Default for SearchParams {
             single_reply_extension: true,
             probcut: true,
             probcut_depth: 3,
+            exact_endgame_pieces: 6,
             probcut_margin: 5,
             probcut_percent: 40,
             singular_extension: true,
@@ -334,6 +359,7 @@ pub const TUNABLES: &[Tunable] = &[
     constant!("lmr-deep-index", lmr_deep_index, usize, 1, 64),
     constant!("lmr-deep-depth", lmr_deep_depth, i32, 3, 32),
     switch!("lmr-keep-promotions", lmr_keep_promotions),
+    constant!("lmr-min-pieces", lmr_min_pieces, u32, 0, 24),
     constant!("qs-threat-plies", quiescence_threat_plies, u32, 0, 4),
     switch!("qs-sacrifices", quiescence_sacrifices),
     switch!("qs-promotions", quiescence_promotions),
@@ -344,6 +370,7 @@ pub const TUNABLES: &[Tunable] = &[
     switch!("single-reply", single_reply_extension),
     switch!("probcut", probcut),
     constant!("probcut-depth", probcut_depth, i32, 2, 16),
+    constant!("exact-endgame-pieces", exact_endgame_pieces, u32, 0, 24),
     constant!("probcut-margin", probcut_margin, i32, 0, 100),
     constant!("probcut-percent", probcut_percent, i32, 10, 90),
     switch!("singular", singular_extension),

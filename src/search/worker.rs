@@ -37,10 +37,6 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-/// Positions with this many pieces or fewer are searched without ProbCut or reverse futility
-/// pruning (see `Worker::probcut`): exact endings that no shallow estimate should cut.
-const MAX_EXACT_ENDGAME_PIECES: u32 = 6;
-
 /// Nodes between two looks at the clock and the shared flags.
 const POLL_INTERVAL: u64 = 1024;
 /// How long the main thread searches alone. Starting a helper and waiting for it to stop costs a
@@ -767,6 +763,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = 0usize;
+        let reducible_position = position.occupied().count() > self.params.lmr_min_pieces;
         for index in 0..count {
             let mv = pick_next(moves, &mut scores, index);
             if self.params.late_move_pruning
@@ -799,6 +796,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                     && index >= self.params.lmr_full_moves
                     && !self.ordering.is_killer(ply, &mv)
                     && !(self.params.lmr_keep_promotions && crowns(position, side, &mv))
+                    && reducible_position
                 {
                     let base = if self.params.lmr_logarithmic {
                         logarithmic_reduction(depth, index)
@@ -916,7 +914,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         if !params.reverse_futility
             || depth > params.reverse_futility_depth
             || beta.0.abs() >= Score::MAX_HEURISTIC
-            || position.occupied().count() <= MAX_EXACT_ENDGAME_PIECES
+            || position.occupied().count() <= params.exact_endgame_pieces
             || moves.iter().next().is_some_and(Move::is_capture)
             || can_capture(position, position.side_to_move().opponent())
         {
@@ -954,7 +952,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             || self.in_probcut
             || depth < params.probcut_depth
             || beta.0.abs() >= Score::MAX_HEURISTIC
-            || position.occupied().count() <= MAX_EXACT_ENDGAME_PIECES
+            || position.occupied().count() <= params.exact_endgame_pieces
         {
             return None;
         }
