@@ -51,3 +51,28 @@ fn analyze_rejects_bad_input_with_exit_code_2() {
         assert!(stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn analyze_with_the_built_in_tables_scores_a_won_ending_by_them() {
+    // Three kings against a king off the long diagonal: won, but beyond a two-ply search.
+    let args = ["analyze", "-p", "W:WK4,K11,K26:BK14", "--depth", "2"];
+    let (code, without, _) = onca(&args);
+    assert_eq!(code, 0);
+    assert!(!without.contains("db win"), "{without}");
+    let mut with_tables = args.to_vec();
+    with_tables.extend(["--egtb", "builtin"]);
+    let (code, stdout, stderr) = onca(&with_tables);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("endgame tables: built in, up to 4 pieces"),
+        "{stderr}"
+    );
+    let last_iteration = stdout
+        .lines()
+        .rfind(|line| line.starts_with("depth 2/"))
+        .expect("a depth-2 iteration");
+    assert!(
+        last_iteration.contains("score db win") && last_iteration.contains("tbhits"),
+        "{last_iteration}"
+    );
+}

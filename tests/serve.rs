@@ -14,6 +14,7 @@ use onca::egtb::Tablebases;
 use onca::rules::movegen;
 use onca::rules::position::Position;
 use onca::serve::app::{router, AppState};
+use onca::serve::budget::Tables;
 use onca::serve::guard::AllowedHosts;
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -25,7 +26,12 @@ use tower::ServiceExt;
 const HOST: &str = "127.0.0.1:8080";
 
 fn state(threads: usize) -> AppState {
-    AppState::new(threads, 4, Arc::new(Tablebases::empty()), None)
+    AppState::new(
+        threads,
+        4,
+        Tables::Loaded(Arc::new(Tablebases::empty())),
+        None,
+    )
 }
 
 fn app(state: &AppState) -> Router {
@@ -384,7 +390,12 @@ async fn play_takes_its_move_from_the_book_and_analysis_ignores_it() {
             record: onca::book::learn::GameRecord::NONE,
         }],
     );
-    let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), Some(Arc::new(book)));
+    let state = AppState::new(
+        1,
+        4,
+        Tables::Loaded(Arc::new(Tablebases::empty())),
+        Some(Arc::new(book)),
+    );
     let events = stream(
         app(&state),
         post("/api/search", r#"{"mode": "play", "movetime_ms": 5000}"#),
@@ -439,7 +450,7 @@ async fn a_book_answers_only_in_games_of_its_variant_and_a_file_of_another_is_re
     let book = onca::serve::app::load_book(Some(&path), Variant::Russian)
         .expect("a Russian book for a Russian page");
     let _ = std::fs::remove_file(&path);
-    let state = AppState::new(1, 4, Arc::new(Tablebases::empty()), book);
+    let state = AppState::new(1, 4, Tables::Loaded(Arc::new(Tablebases::empty())), book);
     let source = |body: &'static str| {
         let state = state.clone();
         async move {
@@ -613,4 +624,40 @@ fn the_binary_serves_on_the_port_it_announces() {
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     assert!(reply.contains("\"squares\""));
     assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+}
+
+/// Without a table directory the server's games get the built-in tables: a search near an ending
+/// starts computing them, and once they are ready a won four-piece ending is scored by them.
+#[tokio::test]
+async fn without_a_directory_searches_near_an_ending_get_the_built_in_tables() {
+    use onca::egtb::builtin;
+    use onca::rules::variant::Variant;
+    let builtin_state = AppState::new(1, 4, Tables::Builtin, None);
+    // Three kings against a king off the long diagonal: won, but not within two plies.
+    let request = r#"{"fen": "W:WK4,K11,K26:BK14", "mode": "analyze", "depth": 2}"#;
+    let score = |events: &[(String, Value)]| -> String {
+        let (name, done) = events.last().expect("events");
+        assert_eq!(name, "done");
+        done["score"]["text"].as_str().expect("a score").to_string()
+    };
+    let first = stream(app(&builtin_state), post("/api/search", request)).await;
+    let started = Instant::now();
+    while builtin::ready(Variant::Brazilian).is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the first search did not start the tables"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let second = stream(app(&builtin_state), post("/api/search", request)).await;
+    assert_eq!(score(&second), "White wins (tables)");
+    assert_ne!(
+        score(&first),
+        score(&second),
+        "searched with the tables before they were computed"
+    );
+    // A server given a directory uses only that (here: none).
+    let loaded = stream(app(&state(1)), post("/api/search", request)).await;
+    assert_ne!(score(&loaded), "White wins (tables)");
+    wait_for_free_threads(&builtin_state, 1).await;
 }

@@ -118,7 +118,8 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64),
           conflicts_with = "pdn")]
     pub multipv: u32,
-    /// Directory of endgame databases (`onca egtb generate`) to probe in the search.
+    /// Directory of endgame databases (`onca egtb generate`) to probe in the search, or `builtin`
+    /// for the tables of up to 4 pieces computed first (about 5 s), as Hub games have them.
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<std::path::PathBuf>,
     /// With --egtb: at a root in the databases, search only their best moves (as in a game).
@@ -174,7 +175,7 @@ pub fn search_params(settings: &[SearchSetting]) -> Result<SearchParams, String>
     Ok(params)
 }
 
-use crate::hub::params::set_search_param;
+use crate::hub::params::{set_search_param, BUILTIN_TABLES};
 use crate::search::params::SearchParams;
 
 /// The weights of the `--weights` file, if one was given; refused unless fitted to `variant`.
@@ -219,7 +220,16 @@ pub fn run_analyze(args: &AnalyzeArgs, out: &mut dyn std::io::Write) -> anyhow::
     let mut searcher = crate::search::searcher::Searcher::new(args.hash as usize);
     searcher.set_weights(weights_option(args.weights.as_deref(), args.variant)?);
     searcher.set_params(search_params(&args.search).map_err(anyhow::Error::msg)?);
-    if let Some(dir) = &args.egtb {
+    if args.egtb.as_deref() == Some(std::path::Path::new(BUILTIN_TABLES)) {
+        let started = std::time::Instant::now();
+        let tables = crate::egtb::builtin::wait(args.variant);
+        eprintln!(
+            "endgame tables: built in, up to {} pieces ({:.1} s)",
+            tables.max_pieces(),
+            started.elapsed().as_secs_f64()
+        );
+        searcher.set_tablebases(tables);
+    } else if let Some(dir) = &args.egtb {
         let tables = crate::egtb::Tablebases::load_in(args.variant, dir)?;
         if tables.keys().is_empty() {
             if let (count, Some(other)) = tables.foreign() {

@@ -31,7 +31,9 @@ pub struct ServeArgs {
     /// Transposition table of each search, in megabytes.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// Directory of endgame databases (onca egtb generate) to probe.
+    /// Directory of endgame databases (onca egtb generate) to probe. Default: the tables of up to
+    /// 4 pieces of each game's variant, computed in the background (about 5 s of one core) once a
+    /// game has 16 pieces or fewer.
     #[arg(long, value_name = "DIR")]
     egtb: Option<PathBuf>,
     /// Opening book for the engine's moves in play (`builtin` for the shipped one, which is

@@ -13,6 +13,7 @@
 
 use crate::egtb::generate::in_memory_for;
 use crate::egtb::Tablebases;
+use crate::rules::position::Position;
 use crate::rules::variant::{Brazilian, Russian, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -69,7 +70,25 @@ pub fn prepare(variant: Variant) {
         });
     if let Err(why) = spawned {
         log::warn!("built-in endgame tables: no thread to compute them ({why}); playing without");
+        let _ = slot.tables.set(Arc::new(Tablebases::empty_in(variant)));
     }
+}
+
+/// The built-in tables for a search from `root` in `variant`: starts computing them once the
+/// root is near an ending ([`PREPARE_AT_PIECES`]), and gives them once they are ready (`None`
+/// until then: the search goes without).
+pub fn for_root(variant: Variant, root: &Position) -> Option<Arc<Tablebases>> {
+    if root.occupied().count() <= PREPARE_AT_PIECES {
+        prepare(variant);
+    }
+    ready(variant)
+}
+
+/// The built-in tables of `variant`, computed first if they are not yet (about 5 s of one core,
+/// once per process): for one-off searches that must not depend on when the tables arrive.
+pub fn wait(variant: Variant) -> Arc<Tablebases> {
+    prepare(variant);
+    Arc::clone(slot(variant).tables.wait())
 }
 
 /// Computes the tables of `variant` on one thread; empty tables (and a log line) if that fails.
@@ -109,13 +128,8 @@ mod tests {
     #[test]
     fn the_built_in_tables_know_the_small_endings_of_each_variant() {
         for variant in Variant::ALL {
-            prepare(variant);
-            let tables = loop {
-                if let Some(tables) = ready(variant) {
-                    break tables;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            };
+            let tables = wait(variant);
+            assert!(ready(variant).is_some_and(|ready| Arc::ptr_eq(&ready, &tables)));
             assert_eq!(tables.variant(), variant);
             assert_eq!(tables.max_pieces(), BUILTIN_PIECES);
             // Three kings against one off the long diagonal win; a king against a king draws.

@@ -483,10 +483,7 @@ impl Session {
     /// [`BUILTIN_TABLES`] the built-in ones once computed (a root near an ending starts that).
     fn tables_for(&self, variant: Variant, root: &Position) -> Arc<Tablebases> {
         if self.egtb_path == BUILTIN_TABLES {
-            if root.occupied().count() <= builtin::PREPARE_AT_PIECES {
-                builtin::prepare(variant);
-            }
-            if let Some(tables) = builtin::ready(variant) {
+            if let Some(tables) = builtin::for_root(variant, root) {
                 return tables;
             }
         }

@@ -11,7 +11,7 @@ use crate::book::Book;
 use crate::egtb::Tablebases;
 use crate::rules::variant::Variant;
 use crate::serve::assets::ASSETS;
-use crate::serve::budget::Budget;
+use crate::serve::budget::{Budget, Tables};
 use crate::serve::guard::{check_host, AllowedHosts, ApiError, MAX_BODY_BYTES};
 use crate::serve::{game_api, pdn_api, review_api, search_api};
 use anyhow::{Context, Result};
@@ -62,15 +62,15 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state for `threads` search threads with `hash_mb` tables, `tablebases` and `book`.
+    /// The state for `threads` search threads with `hash_mb` tables, endgame `tables` and `book`.
     pub fn new(
         threads: usize,
         hash_mb: usize,
-        tablebases: Arc<Tablebases>,
+        tables: Tables,
         book: Option<Arc<Book>>,
     ) -> AppState {
         AppState {
-            budget: Budget::new(threads, hash_mb, tablebases),
+            budget: Budget::new(threads, hash_mb, tables),
             book,
             variant: Variant::Brazilian,
         }
@@ -132,7 +132,7 @@ pub fn load_book(path: Option<&Path>, variant: Variant) -> Result<Option<Arc<Boo
 /// stderr and returns `Ok`. A missing book or database, a book file of another variant than
 /// `config.variant`, or a port in use, is an error before anything is served.
 pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
-    let tablebases = match &config.egtb {
+    let tables = match &config.egtb {
         // The page plays either variant: the tables are loaded in their own and probed in the
         // games of that variant only (the searcher checks).
         Some(dir) => {
@@ -150,9 +150,10 @@ pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
                     crate::egtb::store::variant_title(tables.variant())
                 );
             }
-            tables
+            Tables::Loaded(Arc::new(tables))
         }
-        None => Tablebases::empty(),
+        // Without a directory, the tables of up to four pieces that games compute for themselves.
+        None => Tables::Builtin,
     };
     let book = load_book(config.book.as_deref(), config.variant)?;
     let listener = std::net::TcpListener::bind((config.host, config.port))
@@ -185,8 +186,8 @@ pub fn serve(config: &ServeConfig, out: &mut dyn Write) -> Result<()> {
             eprintln!("onca serve: cannot open a browser ({why}); open {url} yourself");
         }
     }
-    let state = AppState::new(config.threads, config.hash_mb, Arc::new(tablebases), book)
-        .with_variant(config.variant);
+    let state =
+        AppState::new(config.threads, config.hash_mb, tables, book).with_variant(config.variant);
     let app = router(state, allowed);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -5,15 +5,25 @@
 //! A search takes a [`Lease`]: some threads and a searcher. Dropping the lease, when the search
 //! thread ends, returns both.
 
-use crate::egtb::Tablebases;
+use crate::egtb::{builtin, Tablebases};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::search::searcher::Searcher;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The endgame tables the server's searches probe.
+pub enum Tables {
+    /// Tables loaded from a directory (`--egtb`), of one variant.
+    Loaded(Arc<Tablebases>),
+    /// The built-in tables of each game's variant ([`builtin`]), once a game nears its end.
+    Builtin,
+}
 
 /// The threads and searchers of the server.
 pub struct Budget {
     total_threads: usize,
     hash_mb: usize,
-    tablebases: Arc<Tablebases>,
+    tables: Tables,
     state: Mutex<BudgetState>,
 }
 
@@ -24,13 +34,13 @@ struct BudgetState {
 
 impl Budget {
     /// `threads` search threads in all (at least 1), searchers with `hash_mb` megabytes of table
-    /// each, probing `tablebases`.
-    pub fn new(threads: usize, hash_mb: usize, tablebases: Arc<Tablebases>) -> Arc<Budget> {
+    /// each, probing `tables`.
+    pub fn new(threads: usize, hash_mb: usize, tables: Tables) -> Arc<Budget> {
         let threads = threads.max(1);
         Arc::new(Budget {
             total_threads: threads,
             hash_mb,
-            tablebases,
+            tables,
             state: Mutex::new(BudgetState {
                 free_threads: threads,
                 idle: Vec::new(),
@@ -63,7 +73,9 @@ impl Budget {
         drop(state);
         let searcher = searcher.unwrap_or_else(|| {
             let mut searcher = Searcher::new(self.hash_mb);
-            searcher.set_tablebases(Arc::clone(&self.tablebases));
+            if let Tables::Loaded(tables) = &self.tables {
+                searcher.set_tablebases(Arc::clone(tables));
+            }
             searcher
         });
         Some(Lease {
@@ -94,11 +106,19 @@ impl Lease {
         self.threads
     }
 
-    /// The searcher to search with.
-    pub fn searcher(&mut self) -> &mut Searcher {
-        self.searcher
+    /// The searcher to search `root` with in a game of `variant`, given the built-in tables of
+    /// that variant when the server uses them and they are ready.
+    pub fn searcher_for(&mut self, variant: Variant, root: &Position) -> &mut Searcher {
+        let searcher = self
+            .searcher
             .as_mut()
-            .expect("only dropping the lease takes its searcher")
+            .expect("only dropping the lease takes its searcher");
+        if let Tables::Builtin = self.budget.tables {
+            if let Some(tables) = builtin::for_root(variant, root) {
+                searcher.set_tablebases(tables);
+            }
+        }
+        searcher
     }
 }
 
@@ -118,7 +138,7 @@ mod tests {
 
     #[test]
     fn leases_share_the_threads_and_give_them_back() {
-        let budget = Budget::new(3, 1, Arc::new(Tablebases::empty()));
+        let budget = Budget::new(3, 1, Tables::Loaded(Arc::new(Tablebases::empty())));
         let first = budget.lease(Some(2)).expect("3 threads free");
         assert_eq!(first.threads(), 2);
         let second = budget.lease(None).expect("1 thread free");

@@ -152,7 +152,7 @@ pub async fn review(
         let moves = game.moves().to_vec();
         let progress_sender = sender.clone();
         let review = review_game(
-            lease.searcher(),
+            lease.searcher_for(game.variant(), game.current()),
             game.variant(),
             start,
             &moves,

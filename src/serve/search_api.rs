@@ -330,13 +330,16 @@ pub async fn search(
     let settings = request.settings(lease.threads())?;
     let searching = Arc::clone(&control);
     spawn_search("serve-search", move || {
-        let result =
-            lease
-                .searcher()
-                .search(&game, &limits, &settings, &searching, &mut |report| {
-                    // A closed page is seen through the stop flag; nothing to do with the error.
-                    let _ = sender.send(info_event(&game, report, "search"));
-                });
+        let result = lease.searcher_for(game.variant(), game.current()).search(
+            &game,
+            &limits,
+            &settings,
+            &searching,
+            &mut |report| {
+                // A closed page is seen through the stop flag; nothing to do with the error.
+                let _ = sender.send(info_event(&game, report, "search"));
+            },
+        );
         let _ = sender.send(done_event(&game, &result, "search"));
         drop(lease);
     })?;
