@@ -214,8 +214,9 @@ pub struct SearchParams {
     /// Singular extensions at non-PV nodes too.
     pub singular_non_pv: bool,
     /// Reverse futility pruning: at non-PV nodes of depth `reverse_futility_depth` or less where
-    /// neither side can capture (and more than `exact_endgame_pieces` are on the board), the node fails
-    /// high when the static evaluation less `reverse_futility_margin` per ply still reaches beta.
+    /// neither side can capture (and more than `exact_endgame_pieces` are on the board), the node
+    /// fails high when the static evaluation less `reverse_futility_margin` per ply still reaches
+    /// beta.
     pub reverse_futility: bool,
     /// Deepest remaining depth reverse futility pruning applies at.
     pub reverse_futility_depth: i32,
