@@ -6,6 +6,12 @@
 
 use crate::arena::elo::{estimate_from_moments, score_from_elo, EloEstimate, Sprt, SprtVerdict};
 
+/// The SPRT decides nothing before this many pairs were uneven. The LLR divides by the pairs'
+/// variance, and with draughts' draw rates the first pairs are nearly all even: 19 even pairs
+/// and one half-lost gave a variance so small that the LLR passed the H0 bound after 20 pairs
+/// (a setting judged on one half point). Twenty uneven pairs estimate the noise well enough.
+pub const MIN_UNEVEN_PAIRS: u32 = 20;
+
 /// Finished pairs by the points the first engine took from them: `counts[k]` pairs gave it `k`
 /// half points (0: lost both, 2: won one and lost one or drew both, 4: won both).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,8 +78,17 @@ impl Pentanomial {
         f64::from(self.pairs()) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
-    /// Compares [`llr`](Pentanomial::llr) with `sprt`'s bounds.
+    /// Pairs that were not even (one point each way): the ones that carry the noise.
+    fn uneven_pairs(&self) -> u32 {
+        self.pairs() - self.counts[2]
+    }
+
+    /// Compares [`llr`](Pentanomial::llr) with `sprt`'s bounds, once at least
+    /// [`MIN_UNEVEN_PAIRS`] pairs were uneven.
     pub fn verdict(&self, sprt: &Sprt) -> SprtVerdict {
+        if self.uneven_pairs() < MIN_UNEVEN_PAIRS {
+            return SprtVerdict::Continue;
+        }
         sprt.decide(self.llr(sprt))
     }
 }
@@ -152,5 +167,12 @@ mod tests {
             counts: [0, 0, 9, 0, 0],
         };
         assert_eq!(alike.llr(&sprt), 0.0);
+        // Nineteen even pairs and one half-lost: the LLR is far below the H0 bound, but one
+        // uneven pair says nothing about the noise, so the test goes on.
+        let nearly_alike = Pentanomial {
+            counts: [0, 1, 19, 0, 0],
+        };
+        assert!(nearly_alike.llr(&sprt) < sprt.bounds().0);
+        assert_eq!(nearly_alike.verdict(&sprt), SprtVerdict::Continue);
     }
 }

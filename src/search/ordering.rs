@@ -19,6 +19,9 @@ use arrayvec::ArrayVec;
 /// scoring the few moves there are).
 pub(crate) type MoveScores = ArrayVec<i32, MAX_MOVES>;
 
+/// A flag per move of a node, in move-list order (empty when the node needs none).
+pub(crate) type MoveFlags = ArrayVec<bool, MAX_MOVES>;
+
 /// Deepest ply the search tables cover.
 pub(crate) const MAX_PLY: usize = 128;
 
@@ -164,8 +167,31 @@ fn update(value: &mut i32, bonus: i32) {
 /// Moves the best-scored remaining move to `index` (selection sort step) and returns it.
 #[inline(always)]
 pub(crate) fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+    let best = best_from(scores, index, moves.len());
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}
+
+/// [`pick_next`] for a node whose moves carry a flag each, which moves with its move.
+pub(crate) fn pick_next_flagged(
+    moves: &mut [Move],
+    scores: &mut [i32],
+    flags: &mut [bool],
+    index: usize,
+) -> Move {
+    let best = best_from(scores, index, moves.len());
+    moves.swap(index, best);
+    scores.swap(index, best);
+    flags.swap(index, best);
+    moves[index]
+}
+
+/// The index of the first of the highest scores in `scores[index..len]`.
+#[inline(always)]
+fn best_from(scores: &[i32], index: usize, len: usize) -> usize {
     // The first of the highest scores, with the best score kept in hand rather than read back.
-    let remaining = &scores[index..moves.len()];
+    let remaining = &scores[index..len];
     let mut best = index;
     let mut best_score = remaining[0];
     for (offset, &score) in remaining.iter().enumerate().skip(1) {
@@ -174,7 +200,5 @@ pub(crate) fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) ->
             best_score = score;
         }
     }
-    moves.swap(index, best);
-    scores.swap(index, best);
-    moves[index]
+    best
 }

@@ -28,7 +28,9 @@ use crate::search::control::{Report, SearchControl, SearchSettings};
 use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
-use crate::search::ordering::{pick_next, MoveScores, Ordering, MAX_PLY};
+use crate::search::ordering::{
+    pick_next, pick_next_flagged, MoveFlags, MoveScores, Ordering, MAX_PLY,
+};
 use crate::search::params::SearchParams;
 use crate::search::thread_memory::{PvTable, ThreadMemory};
 use crate::search::time::{Progress, TimeManager};
@@ -129,6 +131,35 @@ fn short_rule_limit(position: &Position) -> Option<u32> {
 #[inline(always)]
 fn crowns(position: &Position, side: Color, mv: &Move) -> bool {
     !mv.is_capture() && position.men(side).contains(mv.from) && side.promotion_row().contains(mv.to)
+}
+
+/// Taken off the ordering score of a quiet move that lets the opponent capture: more than any
+/// history score, so such moves come after the safe ones.
+const UNSAFE_MOVE_PENALTY: i32 = 1 << 20;
+
+/// The next move to search with `order_safe_first`: the best by ordering score, where a quiet
+/// move (flagged in `unchecked`) that lets the opponent capture loses [`UNSAFE_MOVE_PENALTY`]. A
+/// move is checked when it first comes out on top, so that only the moves the loop reaches are
+/// checked (an unchecked score can only fall, so a checked move on top is the true best).
+fn pick_next_safe_first<R: Rules>(
+    position: &Position,
+    moves: &mut [Move],
+    scores: &mut [i32],
+    unchecked: &mut [bool],
+    index: usize,
+) -> Move {
+    loop {
+        let mv = pick_next_flagged(moves, scores, unchecked, index);
+        if !unchecked[index] {
+            return mv;
+        }
+        unchecked[index] = false;
+        let child = position.play_unkeyed::<R>(&mv);
+        if !can_capture(&child, position.side_to_move().opponent()) {
+            return mv;
+        }
+        scores[index] -= UNSAFE_MOVE_PENALTY;
+    }
 }
 
 /// The reduction of the logarithmic late-move-reduction formula (an option, off by default).
@@ -717,6 +748,14 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                 }
             }
         }
+        // Internal iterative reductions (off by default, see `SearchParams::iir_depth`).
+        if !pv_node
+            && self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && table_move.is_none()
+        {
+            depth -= 1;
+        }
 
         let mut list = MoveList::new();
         movegen::generate_for::<R>(position, &mut list);
@@ -753,6 +792,17 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         self.ordering
             .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
         let capture_node = moves[0].is_capture();
+        // With `order_safe_first`, the quiet moves still to be checked for letting the opponent
+        // capture. The check waits until the move loop reaches a move: most nodes cut off after
+        // a move or two, and checking every move up front cost a tenth of the speed.
+        let mut unchecked = MoveFlags::new();
+        if self.params.order_safe_first && !capture_node {
+            unchecked.extend(
+                moves
+                    .iter()
+                    .map(|mv| !table_move.matches(mv) && !self.ordering.is_killer(ply, mv)),
+            );
+        }
         let singular = (pv_node || self.params.singular_non_pv)
             && count > 1
             && hit.is_some_and(|hit| self.is_singular(position, counters, moves, hit, depth, ply));
@@ -765,7 +815,11 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         let mut quiets_tried = 0usize;
         let reducible_position = position.occupied().count() > self.params.lmr_min_pieces;
         for index in 0..count {
-            let mv = pick_next(moves, &mut scores, index);
+            let mv = if unchecked.is_empty() {
+                pick_next(moves, &mut scores, index)
+            } else {
+                pick_next_safe_first::<R>(position, moves, &mut scores, &mut unchecked, index)
+            };
             if self.params.late_move_pruning
                 && !pv_node
                 && !capture_node
@@ -796,6 +850,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                     && index >= self.params.lmr_full_moves
                     && !self.ordering.is_killer(ply, &mv)
                     && !(self.params.lmr_keep_promotions && crowns(position, side, &mv))
+                    && !(self.params.lmr_keep_forcing && can_capture(&child, side.opponent()))
                     && reducible_position
                 {
                     let base = if self.params.lmr_logarithmic {
@@ -1186,9 +1241,56 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
 mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
+    use crate::rules::variant::Brazilian;
 
     fn limit(text: &str) -> Option<u32> {
         short_rule_limit(&parse_position(text).expect("valid test position"))
+    }
+
+    #[test]
+    fn safe_first_ordering_puts_moves_that_let_the_opponent_capture_last() {
+        let position = parse_position("W:W18,19,22,25,26,28,29,30,31,32:B2,3,4,5,6,8,10,11,12,13")
+            .expect("valid test position");
+        let mut list = MoveList::new();
+        movegen::generate_for::<Brazilian>(&position, &mut list);
+        let moves = list.as_mut_slice();
+        let opponent = position.side_to_move().opponent();
+        let is_unsafe = |mv: &Move| can_capture(&position.play_for::<Brazilian>(mv), opponent);
+        // The unsafe moves get the best ordering scores, all distinct.
+        let score = |i: usize, mv: &Move| {
+            if is_unsafe(mv) {
+                1000 + i as i32
+            } else {
+                i as i32
+            }
+        };
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| score(i, mv))
+            .collect();
+        let mut expected: Vec<(bool, i32, Move)> = moves
+            .iter()
+            .zip(&scores)
+            .map(|(mv, &score)| (is_unsafe(mv), -score, *mv))
+            .collect();
+        assert!(expected.iter().any(|e| e.0) && expected.iter().any(|e| !e.0));
+        // Safe moves first, then by score, highest first.
+        expected.sort_by_key(|&(unsafe_move, negated, _)| (unsafe_move, negated));
+        let mut unchecked = vec![true; moves.len()];
+        let order: Vec<Move> = (0..moves.len())
+            .map(|index| {
+                pick_next_safe_first::<Brazilian>(
+                    &position,
+                    moves,
+                    &mut scores,
+                    &mut unchecked,
+                    index,
+                )
+            })
+            .collect();
+        let expected: Vec<Move> = expected.into_iter().map(|(_, _, mv)| mv).collect();
+        assert_eq!(order, expected);
     }
 
     #[test]
