@@ -796,7 +796,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         // capture. The check waits until the move loop reaches a move: most nodes cut off after
         // a move or two, and checking every move up front cost a tenth of the speed.
         let mut unchecked = MoveFlags::new();
-        if self.params.order_safe_first && !capture_node {
+        if self.params.order_safe_first && !capture_node && depth >= self.params.order_safe_depth {
             unchecked.extend(
                 moves
                     .iter()
