@@ -8,7 +8,7 @@ use crate::arena::elo::{estimate_from_moments, score_from_elo, EloEstimate, Sprt
 
 /// The SPRT decides nothing before this many pairs were uneven. The LLR divides by the pairs'
 /// variance, and with draughts' draw rates the first pairs are nearly all even: 19 even pairs
-/// and one half-lost gave a variance so small that the LLR passed the H0 bound after 20 pairs
+/// and one half-lost gave a variance so small that the LLR passed the H0 bound within 20 pairs
 /// (a setting judged on one half point). Twenty uneven pairs estimate the noise well enough.
 pub const MIN_UNEVEN_PAIRS: u32 = 20;
 
