@@ -19,9 +19,6 @@ use arrayvec::ArrayVec;
 /// scoring the few moves there are).
 pub(crate) type MoveScores = ArrayVec<i32, MAX_MOVES>;
 
-/// A flag per move of a node, in move-list order (empty when the node needs none).
-pub(crate) type MoveFlags = ArrayVec<bool, MAX_MOVES>;
-
 /// Deepest ply the search tables cover.
 pub(crate) const MAX_PLY: usize = 128;
 
@@ -167,31 +164,8 @@ fn update(value: &mut i32, bonus: i32) {
 /// Moves the best-scored remaining move to `index` (selection sort step) and returns it.
 #[inline(always)]
 pub(crate) fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
-    let best = best_from(scores, index, moves.len());
-    moves.swap(index, best);
-    scores.swap(index, best);
-    moves[index]
-}
-
-/// [`pick_next`] for a node whose moves carry a flag each, which moves with its move.
-pub(crate) fn pick_next_flagged(
-    moves: &mut [Move],
-    scores: &mut [i32],
-    flags: &mut [bool],
-    index: usize,
-) -> Move {
-    let best = best_from(scores, index, moves.len());
-    moves.swap(index, best);
-    scores.swap(index, best);
-    flags.swap(index, best);
-    moves[index]
-}
-
-/// The index of the first of the highest scores in `scores[index..len]`.
-#[inline(always)]
-fn best_from(scores: &[i32], index: usize, len: usize) -> usize {
     // The first of the highest scores, with the best score kept in hand rather than read back.
-    let remaining = &scores[index..len];
+    let remaining = &scores[index..moves.len()];
     let mut best = index;
     let mut best_score = remaining[0];
     for (offset, &score) in remaining.iter().enumerate().skip(1) {
@@ -200,5 +174,51 @@ fn best_from(scores: &[i32], index: usize, len: usize) -> usize {
             best_score = score;
         }
     }
-    best
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}
+
+/// Taken off the ordering score of a move that fails [`pick_next_checked`]'s check: more than
+/// any history score, so such moves come after the ones that pass.
+const FAILED_CHECK_PENALTY: i32 = 1 << 20;
+
+/// The scores of the moves ordered by history alone (not the table move, killers, counter move
+/// or captures), which [`pick_next_checked`] checks: their range, doubled.
+const CHECKED_BAND: i32 = 2 * HISTORY_LIMIT + 1;
+
+/// Marks the history-ordered moves of `scores` as still to be checked by [`pick_next_checked`]:
+/// each such score is doubled (the order stays) and made odd, an even score meaning checked.
+pub(crate) fn mark_unchecked(scores: &mut [i32]) {
+    for score in scores
+        .iter_mut()
+        .filter(|score| score.abs() <= HISTORY_LIMIT)
+    {
+        *score = *score * 2 + 1;
+    }
+}
+
+/// [`pick_next`] after [`mark_unchecked`]: the best move by ordering score, where a history-ordered
+/// move for which `passes` is false loses [`FAILED_CHECK_PENALTY`]. A move is checked when it first
+/// comes out on top, so that only the moves the search reaches are checked (a check can only
+/// lower a score, so a checked move on top is the true best).
+#[inline]
+pub(crate) fn pick_next_checked(
+    moves: &mut [Move],
+    scores: &mut [i32],
+    index: usize,
+    mut passes: impl FnMut(&Move) -> bool,
+) -> Move {
+    loop {
+        let mv = pick_next(moves, scores, index);
+        let score = &mut scores[index];
+        if score.abs() > CHECKED_BAND || *score & 1 == 0 {
+            return mv;
+        }
+        *score -= 1;
+        if passes(&mv) {
+            return mv;
+        }
+        *score -= 2 * FAILED_CHECK_PENALTY;
+    }
 }

@@ -29,7 +29,7 @@ use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
 use crate::search::ordering::{
-    pick_next, pick_next_flagged, MoveFlags, MoveScores, Ordering, MAX_PLY,
+    mark_unchecked, pick_next, pick_next_checked, MoveScores, Ordering, MAX_PLY,
 };
 use crate::search::params::SearchParams;
 use crate::search::thread_memory::{PvTable, ThreadMemory};
@@ -131,35 +131,6 @@ fn short_rule_limit(position: &Position) -> Option<u32> {
 #[inline(always)]
 fn crowns(position: &Position, side: Color, mv: &Move) -> bool {
     !mv.is_capture() && position.men(side).contains(mv.from) && side.promotion_row().contains(mv.to)
-}
-
-/// Taken off the ordering score of a quiet move that lets the opponent capture: more than any
-/// history score, so such moves come after the safe ones.
-const UNSAFE_MOVE_PENALTY: i32 = 1 << 20;
-
-/// The next move to search with `order_safe_first`: the best by ordering score, where a quiet
-/// move (flagged in `unchecked`) that lets the opponent capture loses [`UNSAFE_MOVE_PENALTY`]. A
-/// move is checked when it first comes out on top, so that only the moves the loop reaches are
-/// checked (an unchecked score can only fall, so a checked move on top is the true best).
-fn pick_next_safe_first<R: Rules>(
-    position: &Position,
-    moves: &mut [Move],
-    scores: &mut [i32],
-    unchecked: &mut [bool],
-    index: usize,
-) -> Move {
-    loop {
-        let mv = pick_next_flagged(moves, scores, unchecked, index);
-        if !unchecked[index] {
-            return mv;
-        }
-        unchecked[index] = false;
-        let child = position.play_unkeyed::<R>(&mv);
-        if !can_capture(&child, position.side_to_move().opponent()) {
-            return mv;
-        }
-        scores[index] -= UNSAFE_MOVE_PENALTY;
-    }
 }
 
 /// The reduction of the logarithmic late-move-reduction formula (an option, off by default).
@@ -792,16 +763,13 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         self.ordering
             .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
         let capture_node = moves[0].is_capture();
-        // With `order_safe_first`, the quiet moves still to be checked for letting the opponent
-        // capture. The check waits until the move loop reaches a move: most nodes cut off after
-        // a move or two, and checking every move up front cost a tenth of the speed.
-        let mut unchecked = MoveFlags::new();
-        if self.params.order_safe_first && !capture_node && depth >= self.params.order_safe_depth {
-            unchecked.extend(
-                moves
-                    .iter()
-                    .map(|mv| !table_move.matches(mv) && !self.ordering.is_killer(ply, mv)),
-            );
+        // With `order_safe_first`, the moves ordered by history are checked for letting the
+        // opponent capture when the move loop reaches them: most nodes cut off after a move or
+        // two, and checking every move up front cost a tenth of the speed.
+        let safe_first =
+            self.params.order_safe_first && !capture_node && depth >= self.params.order_safe_depth;
+        if safe_first {
+            mark_unchecked(&mut scores);
         }
         let singular = (pv_node || self.params.singular_non_pv)
             && count > 1
@@ -815,10 +783,12 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         let mut quiets_tried = 0usize;
         let reducible_position = position.occupied().count() > self.params.lmr_min_pieces;
         for index in 0..count {
-            let mv = if unchecked.is_empty() {
-                pick_next(moves, &mut scores, index)
+            let mv = if safe_first {
+                pick_next_checked(moves, &mut scores, index, |mv| {
+                    !can_capture(&position.play_unkeyed::<R>(mv), side.opponent())
+                })
             } else {
-                pick_next_safe_first::<R>(position, moves, &mut scores, &mut unchecked, index)
+                pick_next(moves, &mut scores, index)
             };
             if self.params.late_move_pruning
                 && !pv_node
@@ -1277,17 +1247,9 @@ mod tests {
         assert!(expected.iter().any(|e| e.0) && expected.iter().any(|e| !e.0));
         // Safe moves first, then by score, highest first.
         expected.sort_by_key(|&(unsafe_move, negated, _)| (unsafe_move, negated));
-        let mut unchecked = vec![true; moves.len()];
+        mark_unchecked(&mut scores);
         let order: Vec<Move> = (0..moves.len())
-            .map(|index| {
-                pick_next_safe_first::<Brazilian>(
-                    &position,
-                    moves,
-                    &mut scores,
-                    &mut unchecked,
-                    index,
-                )
-            })
+            .map(|index| pick_next_checked(moves, &mut scores, index, |mv| !is_unsafe(mv)))
             .collect();
         let expected: Vec<Move> = expected.into_iter().map(|(_, _, mv)| mv).collect();
         assert_eq!(order, expected);
