@@ -5,7 +5,9 @@
 //! the tables here serve quiet moves: two killer moves per ply (quiet moves that recently refuted a
 //! sibling), a counter move per side and opponent's move (the quiet move that last refuted it), and
 //! a history score per side, origin and destination, updated with a "gravity" rule that keeps
-//! values bounded.
+//! values bounded. `pick_next_checked` lets the search demote the history-ordered moves that
+//! fail a check of its own (the `order-safe-first` switch), checking each only when it is
+//! about to be searched.
 
 use crate::rules::movegen::MAX_MOVES;
 use crate::rules::moves::Move;
