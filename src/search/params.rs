@@ -126,10 +126,10 @@
 //! rows were decided on fewer (`aspiration-depth=3` on 10 uneven pairs, `lmr-min-pieces=6` and
 //! `exact-endgame-pieces=4` on 15, `exact-endgame-pieces=10` and `lmr-min-pieces=8` on 17), and
 //! so may the earlier rows of under 150 games: their H0 is weaker than it reads, though none of
-//! them leads. The session-9 reading of the draws was also too kind: in the games where round 3
-//! was a king up against men, the opponent crowned a move or two later (three men each, a
-//! breakthrough by sacrifice, then king and two men against king and two men), so those draws
-//! were level endings, not wins let go.
+//! them leads. The session-9 reading of the draws was also too kind: of the eight games with
+//! round 3's king and two men against three men replayed move by move, the opponent crowned
+//! within five plies in seven (three men each, a breakthrough by sacrifice, then king and two
+//! men against king and two men): level endings, not wins let go.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
