@@ -107,17 +107,17 @@
 //!
 //! Session 10 (`--games 800`; the rows marked 0.1 s with `--limit "--movetime 0.1 --time-margin
 //! 0.5"`, because their switch costs speed that a node budget does not charge) tried what the
-//! Stockfish family does with nodes it knows little about, and two ideas of draughts' own.
-//! Internal iterative reductions (a non-PV node of depth 4, or 7, without a table move searched
-//! a ply shallower) lose, and so does one more ply of reduction at expected cut nodes (a flag
-//! passed down every search call, removed with the setting). Sparing the moves
-//! after which the opponent must capture (sacrifices and exchanges) from reductions leads at
-//! 60,000 nodes and is level at 0.1 s (H0 at +3.2). Ordering those moves after the safe ones (checked lazily, when the
-//! move loop reaches them) passed at 60,000 nodes: it finds the refutations sooner (the start
-//! position to depth 16 in 274,252 nodes instead of 672,661), but the check costs speed, and
-//! at 0.1 s a move it loses, also once the check's cost fell from 13.5% to 10.7% of the speed
-//! (the mark moved into the ordering score). Checked only from depth 3 (where reductions start), it costs less
-//! and gains less: level at 60,000 nodes. Reductions from depth 2 instead of 3 changed no game at all (400
+//! Stockfish family does with nodes it knows little about, and two ideas of draughts' own. Internal
+//! iterative reductions (a non-PV node of depth 4, or 7, without a table move searched a ply
+//! shallower) lose, and so does one more ply of reduction at expected cut nodes (a flag passed down
+//! every search call, removed with the setting). Sparing the moves after which the opponent must
+//! capture (sacrifices and exchanges) from reductions leads at 60,000 nodes and is level at 0.1 s
+//! (H0 at +3.2). Ordering those moves after the safe ones (checked lazily, when the move loop
+//! reaches them) passed at 60,000 nodes: it finds the refutations sooner (the start position to
+//! depth 16 in 274,252 nodes instead of 672,661), but the check costs speed, and at 0.1 s a move it
+//! loses, also once the check's cost fell from 13.5% to 10.7% of the speed (the mark moved into the
+//! ordering score). Checked only from depth 3 (where reductions start), it costs less and gains
+//! less: level at 60,000 nodes. Reductions from depth 2 instead of 3 changed no game at all (400
 //! even pairs: a reduction at depth 2 is clamped to nothing), so that setting was removed.
 //!
 //! The same session found the SPRT stopping too early: 19 even pairs and one half-lost gave a
