@@ -282,6 +282,12 @@ impl Position {
         (was_king, becomes_king)
     }
 
+    /// The Zobrist key of the position after a legal move, without playing it.
+    #[inline(always)]
+    pub(crate) fn key_after<R: Rules>(&self, mv: &Move) -> u64 {
+        self.key ^ self.key_change::<R>(mv)
+    }
+
     /// What a legal move of the side to move changes in the Zobrist key.
     #[inline(always)]
     fn key_change<R: Rules>(&self, mv: &Move) -> u64 {

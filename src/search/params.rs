@@ -195,10 +195,13 @@ pub struct SearchParams {
     /// negative it is reduced one ply more (0: the history does not adjust reductions).
     pub lmr_history_threshold: i32,
     /// Quiet moves from this index on (counted from 0), at `lmr_deep_depth` or deeper, are
-    /// reduced by two plies instead of one (one ply less at PV nodes, as every reduction).
+    /// reduced by two plies instead of one (less `lmr_pv_discount` at PV nodes, as every
+    /// reduction).
     pub lmr_deep_index: usize,
     /// The shallowest depth of the two-ply reductions.
     pub lmr_deep_depth: i32,
+    /// Plies by which a reduction is smaller at PV nodes than at the others.
+    pub lmr_pv_discount: i32,
     /// Moves that crown a man are never reduced.
     pub lmr_keep_promotions: bool,
     /// Moves after which the opponent must capture (sacrifices and exchanges, the tactics of
@@ -305,6 +308,7 @@ impl Default for SearchParams {
             lmr_history_threshold: 0,
             lmr_deep_index: 8,
             lmr_deep_depth: 6,
+            lmr_pv_discount: 1,
             lmr_keep_promotions: false,
             lmr_keep_forcing: false,
             lmr_min_pieces: 0,
@@ -411,6 +415,7 @@ pub const TUNABLES: &[Tunable] = &[
     constant!("lmr-history", lmr_history_threshold, i32, 0, 16_384),
     constant!("lmr-deep-index", lmr_deep_index, usize, 1, 64),
     constant!("lmr-deep-depth", lmr_deep_depth, i32, 3, 32),
+    constant!("lmr-pv-discount", lmr_pv_discount, i32, 0, 2),
     switch!("lmr-keep-promotions", lmr_keep_promotions),
     switch!("lmr-keep-forcing", lmr_keep_forcing),
     constant!("lmr-min-pieces", lmr_min_pieces, u32, 0, 24),

@@ -762,6 +762,14 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         };
         self.ordering
             .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
+        // Children of depth 1 or more probe the table first thing: ask for all their clusters
+        // now, so that the memory loads overlap each other and the work before each probe (a
+        // prefetch issued only when a child is played arrives too late for most probes).
+        if depth >= 2 {
+            for mv in moves.iter() {
+                self.shared.table.prefetch(position.key_after::<R>(mv));
+            }
+        }
         let capture_node = moves[0].is_capture();
         // With `order_safe_first`, the moves ordered by history are checked for letting the
         // opponent capture when the move loop reaches them: most nodes cut off after a move or
@@ -805,9 +813,6 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             } else {
                 depth - 1
             };
-            if new_depth > 0 {
-                self.shared.table.prefetch(child.key());
-            }
             let child_counters = counters.after(position, &mv, &child);
             self.push(position, &mv, child.key());
             self.played[ply] = Some(mv);
@@ -845,7 +850,11 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                     } else {
                         0
                     };
-                    let reduction = if pv_node { base - 1 } else { base } + adjustment;
+                    let reduction = if pv_node {
+                        base - self.params.lmr_pv_discount
+                    } else {
+                        base
+                    } + adjustment;
                     reduction.clamp(0, new_depth - 1)
                 } else {
                     0
