@@ -75,6 +75,14 @@
 //! | `order-safe-first=1`, 0.1 s | round-3 default | 232 | 8-14-210 | -9.0 +/- 13.7  | H0: off        |
 //! | `order-safe-first=1`, 0.1 s, cheaper check | round-3 default | 264 | 8-14-242 | -7.9 +/- 12.1 | H0: off |
 //! | `order-safe-first=1+order-safe-depth=3` | round-3 default | 800 | 66-52-682 | +6.1 +/- 9.2 | open: off |
+//! | `lmr-log=1`, 0.1 s    | round-3 default   | 362   | 14-11-337   | +2.9 +/- 9.4   | H0: off        |
+//! | `lmr-pv-discount=0`, 0.1 s | round-3 default | 352 | 11-11-330  | +0.0 +/- 9.1   | H0: 1 stays    |
+//! | `lmr-deep-index=6+lmr-deep-depth=3`, 0.1 s | round-3 default | 346 | 11-13-322 | -2.0 +/- 9.6 | H0: off |
+//! | `lmr-full-moves=1`, 0.1 s | round-3 default | 440   | 13-11-416   | +1.6 +/- 7.6   | H0: 2 stays    |
+//! | `probcut-margin=3`, 0.1 s | round-3 default | 428   | 13-7-408    | +4.9 +/- 7.1   | H0: 5 stays    |
+//! | `probcut-margin=1`, 0.1 s | round-3 default | 384   | 11-11-362   | +0.0 +/- 8.3   | H0: 5 stays    |
+//! | `qs-sacrifices=1`, 0.1 s | round-3 default | 402    | 14-9-379    | +4.3 +/- 8.1   | H0: off        |
+//! | `qs-sacrifices=1+probcut-margin=3`, 0.1 s | round-3 default | 408 | 13-8-387 | +4.3 +/- 7.6 | H0: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -130,6 +138,19 @@
 //! round 3's king and two men against three men replayed move by move, the opponent crowned
 //! within five plies in seven (three men each, a breakthrough by sacrifice, then king and two
 //! men against king and two men): level endings, not wins let go.
+//!
+//! Session 13 judged the reductions and ProbCut again at the depth the proof plays, 0.1 s a move
+//! (`--limit "--movetime 0.1 --time-margin 0.5" --games 1000 --seed 401`, the rows marked 0.1 s
+//! after the session-10 ones). The "about half of what 0.1 s reaches" above held for round 2,
+//! which kept half of a fixed move time back: this build searches 90 ms of 0.1 s, the start
+//! position to depth 16-18 in about 750,000 nodes (`level move-time=0.1` in `onca hub`), where
+//! 60,000 nodes reach depth 11. At that depth self-play draws 93% of its games, and nothing
+//! passed: logarithmic reductions, Scan's schedule (two plies from the seventh quiet move at depth
+//! 3), reductions from the second quiet move, PV nodes reduced as much as the others (the new
+//! `lmr-pv-discount`, 0 instead of 1) and ProbCut's margin at 1 are level; ProbCut's margin at 3
+//! and quiescence sacrifices lean ahead (+4.9 and +4.3, LOS 91% and 85%) but not by the 15 Elo
+//! the SPRT asks, and together (+4.3) they add nothing to either alone. The reductions and
+//! ProbCut stay as they are.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
