@@ -763,8 +763,8 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         self.ordering
             .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
         // Children of depth 1 or more probe the table first thing: ask for all their clusters
-        // now, so that the memory loads overlap each other and the work before each probe (a
-        // prefetch issued only when a child is played arrives too late for most probes).
+        // now, so that the memory loads overlap each other and the work before each probe (issued
+        // only when a child was played, the prefetch left much of the load's latency exposed).
         if depth >= 2 {
             for mv in moves.iter() {
                 self.shared.table.prefetch(position.key_after::<R>(mv));
