@@ -150,7 +150,9 @@
 //! `lmr-pv-discount`, 0 instead of 1) and ProbCut's margin at 1 are level; ProbCut's margin at 3
 //! and quiescence sacrifices lean ahead (+4.9 and +4.3, LOS 91% and 85%) but not by the 15 Elo
 //! the SPRT asks, and together (+4.3) they add nothing to either alone. The reductions and
-//! ProbCut stay as they are.
+//! ProbCut stay as they are. The 1,000-game proof against the round-2 binary, run again on the
+//! build that prefetches the children's table clusters (same tree, 1-7% faster by the load,
+//! tuning/README.md): 223-10-767, +75.2 +/- 9.8, where the build before had +65.0 +/- 9.4.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
