@@ -116,6 +116,10 @@ pub(crate) struct Table {
     clusters: *mut Cluster,
     len: usize,
     age: u8,
+    /// Whether a search has started since the table was made or last cleared: an unsearched table
+    /// is empty, and clearing it again would only rewrite every page (the Hub's `init` made a
+    /// table and cleared it for its endgame tables at once).
+    searched: bool,
 }
 
 // SAFETY: the clusters are atomics, shared between threads only through `&Table`; the raw pointer
@@ -151,9 +155,10 @@ impl Table {
             clusters,
             len,
             age: 0,
+            searched: false,
         };
         // Brings the pages in now, outside any search's clock.
-        table.clear();
+        table.zero();
         table
     }
 
@@ -167,14 +172,23 @@ impl Table {
 
     /// Empties every entry.
     pub(crate) fn clear(&mut self) {
+        if self.searched {
+            self.zero();
+            self.searched = false;
+        }
+        self.age = 0;
+    }
+
+    /// Writes zeros over every cluster.
+    fn zero(&mut self) {
         // SAFETY: `&mut self` excludes every other access, and the `len` clusters are the map's.
         unsafe { std::ptr::write_bytes(self.clusters, 0, self.len) };
-        self.age = 0;
     }
 
     /// Starts a new search: older entries become preferred victims.
     pub(crate) fn new_search(&mut self) {
         self.age = (self.age + 1) & 63;
+        self.searched = true;
     }
 
     #[inline(always)]
@@ -206,6 +220,7 @@ impl Table {
     /// Stores a search result for `key`. `score` must already be in table form.
     #[inline]
     pub(crate) fn store(&self, key: u64, mv: PackedMove, score: Score, depth: i32, bound: Bound) {
+        debug_assert!(self.searched, "a store outside a search (new_search first)");
         let cluster = self.cluster(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -268,7 +283,8 @@ mod tests {
 
     #[test]
     fn stores_and_finds_entries() {
-        let table = Table::new(1);
+        let mut table = Table::new(1);
+        table.new_search();
         let moves = legal_moves(&Position::start());
         let mv = PackedMove::pack(&moves[2]);
         table.store(12345, mv, Score(-77), 9, Bound::Lower);
@@ -284,5 +300,7 @@ mod tests {
         assert_eq!(hit.score, Score::loss_in(4));
         assert_eq!(hit.depth, -2);
         assert!(hit.mv.matches(&moves[2]), "keeps the old move");
+        table.clear();
+        assert!(table.probe(12345).is_none(), "a cleared table is empty");
     }
 }
