@@ -194,7 +194,7 @@ impl Position {
     #[inline(always)]
     pub fn play_for<R: Rules>(&self, mv: &Move) -> Position {
         let mut next = self.play_unkeyed::<R>(mv);
-        next.key = self.key ^ self.key_change::<R>(mv);
+        next.key = self.key_after::<R>(mv);
         next
     }
 
