@@ -296,6 +296,9 @@ pub struct SearchParams {
     /// Order quiet moves that refuted the opponent's last move before (counter moves) right after
     /// the killers.
     pub counter_moves: bool,
+    /// Add to each quiet move's history its continuation history: how it fared before as a reply
+    /// to an opponent move ending on the same square.
+    pub continuation_history: bool,
     /// Order the quiet moves that let the opponent capture (sacrifices and exchanges) after the
     /// safe ones, whatever their history (the table move and the killers keep their place).
     pub order_safe_first: bool,
@@ -358,6 +361,7 @@ impl Default for SearchParams {
             reverse_futility_margin: 30,
             loss_distance_pruning: false,
             counter_moves: false,
+            continuation_history: false,
             order_safe_first: false,
             order_safe_depth: 1,
             aspiration_depth: 5,
@@ -465,6 +469,7 @@ pub const TUNABLES: &[Tunable] = &[
     constant!("rfp-margin", reverse_futility_margin, i32, 0, 300),
     switch!("loss-distance", loss_distance_pruning),
     switch!("counter-moves", counter_moves),
+    switch!("continuation-history", continuation_history),
     switch!("order-safe-first", order_safe_first),
     constant!("order-safe-depth", order_safe_depth, i32, 1, 32),
     constant!("aspiration-depth", aspiration_depth, u32, 1, 64),

@@ -594,6 +594,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             let child = root.play_for::<R>(&mv);
             let child_counters = counters.after(&root, &mv, &child);
             self.push(&root, &mv, child.key());
+            self.played[0] = Some(mv);
             let score = if index == pv_index {
                 -self.search(&child, child_counters, depth - 1, -beta, -alpha, 1)
             } else {
@@ -755,13 +756,20 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         let side = position.side_to_move();
         let moves = list.as_mut_slice();
         let mut scores = MoveScores::new();
-        let counter_move = if self.params.counter_moves && ply > 0 {
-            self.played[ply - 1].and_then(|last| self.ordering.counter_move(side, &last))
-        } else {
-            None
-        };
-        self.ordering
-            .score_moves(moves, &mut scores, table_move, counter_move, side, ply);
+        let last_move = if ply > 0 { self.played[ply - 1] } else { None };
+        let counter_move = last_move
+            .filter(|_| self.params.counter_moves)
+            .and_then(|last| self.ordering.counter_move(side, &last));
+        let continuation_of = last_move.filter(|_| self.params.continuation_history);
+        self.ordering.score_moves(
+            moves,
+            &mut scores,
+            table_move,
+            counter_move,
+            continuation_of.as_ref(),
+            side,
+            ply,
+        );
         // Children of depth 1 or more probe the table first thing: ask for all their clusters
         // now, so that the memory loads overlap each other and the work before each probe (issued
         // only when a child was played, the prefetch left much of the load's latency exposed).
@@ -897,18 +905,15 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                     if alpha >= beta {
                         if !capture_node {
                             let tried = &moves[..index];
-                            let previous = if self.params.counter_moves && ply > 0 {
-                                self.played[ply - 1]
-                            } else {
-                                None
-                            };
+                            let counter_of = last_move.filter(|_| self.params.counter_moves);
                             self.ordering.reward_cutoff(
                                 side,
                                 ply,
                                 depth,
                                 &mv,
                                 &tried[..quiets_tried.min(index)],
-                                previous.as_ref(),
+                                counter_of.as_ref(),
+                                continuation_of.as_ref(),
                             );
                         }
                         break;
