@@ -553,3 +553,32 @@ fn pondering_and_infinite_searches_wait_to_be_released() {
         assert!(handle.join().expect("search thread").best.is_some());
     });
 }
+
+#[test]
+fn quiescence_sacrifices_find_a_shot_that_standing_pat_misses() {
+    // Black is a man down; 20-24 gives one man and 12-16 another, and 8x22x11x18 takes two back
+    // (a 12-ply search plays the same line). Searched one ply deep, only a quiescence that tries
+    // the men's sacrifices in this kingless quiet position sees it.
+    let position = parse_position("B:W13,18,23,26,27,29,30,31,32:B1,2,3,4,5,8,12,20,21")
+        .expect("valid position");
+    let at_depth_one = |sacrifices: bool| {
+        let mut searcher = Searcher::new(4);
+        searcher.set_params(SearchParams {
+            quiescence_sacrifices: sacrifices,
+            ..SearchParams::default()
+        });
+        searcher.search(
+            &Game::new(position),
+            &at_depth(1),
+            &analysis(),
+            &SearchControl::new(),
+            &mut |_| {},
+        )
+    };
+    let with = at_depth_one(true);
+    assert_eq!(with.best.map(|mv| mv.to_string()).as_deref(), Some("20-24"));
+    assert!(with.score > Score(-50), "{:?}", with.score);
+    let without = at_depth_one(false);
+    assert_ne!(without.best, with.best);
+    assert!(without.score < Score(-90), "{:?}", without.score);
+}

@@ -83,6 +83,8 @@
 //! | `probcut-margin=1`, 0.1 s | round-3 default | 384   | 11-11-362   | +0.0 +/- 8.3   | H0: 5 stays    |
 //! | `qs-sacrifices=1`, 0.1 s | round-3 default | 402    | 14-9-379    | +4.3 +/- 8.1   | H0: off        |
 //! | `qs-sacrifices=1+probcut-margin=3`, 0.1 s | round-3 default | 408 | 13-8-387 | +4.3 +/- 7.6 | H0: off |
+//! | `probcut-margin=3`, 0.1 s, elo1 5 | round-3 default | 562 | 12-16-534 | -2.5 +/- 6.4 | H0: 5 stays |
+//! | `qs-sacrifices=1`, 0.1 s, elo1 5 | round-3 default | 3000 | 88-69-2843 | +2.2 +/- 2.8 | open: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -153,6 +155,14 @@
 //! ProbCut stay as they are. The 1,000-game proof against the round-2 binary, run again on the
 //! build that prefetches the children's table clusters (same tree, 1-7% faster by the load,
 //! tuning/README.md): 223-10-767, +75.2 +/- 9.8, where the build before had +65.0 +/- 9.4.
+//!
+//! Session 14 asked those two leads for 5 Elo instead of 15 (`--sprt elo0=0,elo1=5 --games 3000`,
+//! seeds 402 and 403, the rows marked elo1 5). ProbCut's margin at 3 was level (H0 after 562
+//! games): its +4.9 was noise. Quiescence sacrifices led all the way but by less and less (+10
+//! after 233 games, +4 after 1,578) and were still undecided at the 3,000-game cap, +2.2 +/- 2.8
+//! (LOS 93.5%; pairs 1, 63, 1355, 78, 3): with the session-13 run, 3,402 games at about +2.4.
+//! If that gain is real it is too small for this SPRT to confirm at a 95% draw rate, and the
+//! switch stays off (`tests/search.rs` keeps a position whose shot only it finds at depth 1).
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations

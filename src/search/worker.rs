@@ -1154,7 +1154,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                 movegen::generate_quiet(position, &mut list);
                 list.retain(|mv| {
                     (promotions && crowns(position, side, mv))
-                        || (sacrifices && movegen::has_capture(&position.play_for::<R>(mv)))
+                        || (sacrifices && movegen::has_capture(&position.play_unkeyed::<R>(mv)))
                 });
                 if list.is_empty() {
                     return stand_pat;
