@@ -85,6 +85,7 @@
 //! | `qs-sacrifices=1+probcut-margin=3`, 0.1 s | round-3 default | 408 | 13-8-387 | +4.3 +/- 7.6 | H0: off |
 //! | `probcut-margin=3`, 0.1 s, elo1 5 | round-3 default | 562 | 12-16-534 | -2.5 +/- 6.4 | H0: 5 stays |
 //! | `qs-sacrifices=1`, 0.1 s, elo1 5 | round-3 default | 3000 | 88-69-2843 | +2.2 +/- 2.8 | open: off |
+//! | `continuation-history=1`, 0.1 s, elo1 5 | round-3 default | 1091 | 27-28-1036 | -0.3 +/- 4.6 | H0: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -163,6 +164,10 @@
 //! (LOS 93.5%; pairs 1, 63, 1355, 78, 3): with the session-13 run, 3,402 games at about +2.4.
 //! If that gain is real it is too small for this SPRT to confirm at a 95% draw rate, and the
 //! switch stays off (`tests/search.rs` keeps a position whose shot only it finds at depth 1).
+//! The continuation history (the new `continuation-history`: a quiet move's ordering adds how it
+//! fared as a reply to an opponent move ending on the same square) changes the tree (the start
+//! position to depth 18 in 1,410,805 nodes instead of 1,482,031) but not the play: H0 after 1,091
+//! games (seed 406), as the counter move before it.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
