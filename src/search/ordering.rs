@@ -39,6 +39,9 @@ type ByMove<T> = [[[T; BIT_SLOTS]; BIT_SLOTS]; 2];
 /// History scores (within [`HISTORY_LIMIT`]) by the origin and destination bits of a move.
 type HistoryTable = [[i16; BIT_SLOTS]; BIT_SLOTS];
 
+/// The continuation scores when the continuation history does not count.
+static NO_CONTINUATION: HistoryTable = [[0; BIT_SLOTS]; BIT_SLOTS];
+
 /// Ordering state of one search thread.
 pub(crate) struct Ordering {
     killers: [[Option<Move>; 2]; MAX_PLY],
@@ -116,8 +119,11 @@ impl Ordering {
     ) {
         let killers = &self.killers[ply.min(MAX_PLY - 1)];
         let history = &self.history[side as usize];
-        let continuation =
-            previous.map(|last| &self.continuation[side as usize][last.to.bit() as usize]);
+        // Without a previous move the continuation scores are all zero (read from a zero table
+        // rather than tested for at every move).
+        let continuation = previous.map_or(&NO_CONTINUATION, |last| {
+            &self.continuation[side as usize][last.to.bit() as usize]
+        });
         scores.clear();
         scores.extend(moves.iter().map(|mv| {
             if table_move.matches(mv) {
@@ -133,8 +139,7 @@ impl Ordering {
                 COUNTER_MOVE_SCORE
             } else {
                 let (from, to) = (mv.from.bit() as usize, mv.to.bit() as usize);
-                i32::from(history[from][to])
-                    + continuation.map_or(0, |replies| i32::from(replies[from][to]))
+                i32::from(history[from][to]) + i32::from(continuation[from][to])
             }
         }));
     }
