@@ -75,8 +75,10 @@ pub struct MatchArgs {
     /// Games played at the same time (one thread and one process per engine each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
-    /// `ballots` (the built-in Brazilian 3-move ballots, all legal in Russian too), `start`, or a
-    /// ballot file; read under the rules of --variant.
+    /// `ballots` (the built-in Brazilian 3-move ballots, all legal in Russian too), `unbalanced`
+    /// (215 of them plus one move that leaves one side 0.6-1.2 men ahead: fewer draws, so a
+    /// match between close engines decides in fewer games; Brazilian), `start`, or a ballot file;
+    /// read under the rules of --variant.
     #[arg(long, default_value = "ballots")]
     pub openings: String,
     /// The rules the games are played and refereed by: brazilian or russian. Russian sends

@@ -1,4 +1,5 @@
-//! Opening ballots for engine matches: the built-in Brazilian 3-move ballots and our file format.
+//! Opening ballots for engine matches: the built-in Brazilian 3-move ballots, the unbalanced set
+//! made from them, and our file format.
 //!
 //! A ballot file has one opening per line: either a list of moves from the initial position in Hub
 //! notation (`21-17 9-13 25-21`; a capture may omit its captured squares when only one legal move
@@ -21,6 +22,12 @@ use std::fmt;
 
 /// The built-in ballots: the IDF 64 Brazilian move-sequence ballots (see the file's header).
 pub const BRAZILIAN_BALLOTS: &str = include_str!("../../data/openings/brazilian.txt");
+
+/// The built-in unbalanced openings: each a ballot plus one move that leaves one side between 0.6
+/// and 1.2 men ahead by a 14-ply search (written by `scripts/unbalanced-ballots`). Self-play
+/// from the ballots draws about 95% of its games; from these, the side ahead converts often
+/// enough that a match tells two engines apart in fewer games (README, Measurements).
+pub const BRAZILIAN_UNBALANCED: &str = include_str!("../../data/openings/brazilian-unbalanced.txt");
 
 /// One opening: a start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,8 +151,9 @@ fn looks_like_position(body: &str) -> bool {
         || (body.len() == 33 && body.starts_with(['W', 'B', 'w', 'b']) && !body.contains(' '))
 }
 
-/// Where a match takes its openings from: `ballots` (the built-in list), `start` (the initial
-/// position only) or a ballot file, read under Brazilian rules.
+/// Where a match takes its openings from: `ballots` (the built-in list), `unbalanced` (the
+/// built-in unbalanced set), `start` (the initial position only) or a ballot file, read under
+/// Brazilian rules.
 pub fn load(spec: &str) -> Result<Vec<Opening>, String> {
     load_in(Variant::Brazilian, spec)
 }
@@ -155,6 +163,8 @@ pub fn load_in(variant: Variant, spec: &str) -> Result<Vec<Opening>, String> {
     let openings = match spec {
         "ballots" | "brazilian" => parse_openings_in(variant, BRAZILIAN_BALLOTS)
             .map_err(|error| format!("built-in ballots ({variant} rules): {error}"))?,
+        "unbalanced" => parse_openings_in(variant, BRAZILIAN_UNBALANCED)
+            .map_err(|error| format!("built-in unbalanced openings ({variant} rules): {error}"))?,
         "start" | "initial" => vec![Opening::initial()],
         path => {
             let text = std::fs::read_to_string(path)
@@ -217,6 +227,33 @@ mod tests {
             "two ballots have the same moves"
         );
         assert!(openings.iter().all(|opening| opening.moves.len() <= 6));
+    }
+
+    #[test]
+    fn every_unbalanced_opening_is_a_ballot_and_one_more_move() {
+        let ballots = parse_openings(BRAZILIAN_BALLOTS).expect("built-in ballots are legal");
+        // Reading checks every move against the move generator.
+        let unbalanced = load("unbalanced").expect("unbalanced openings are legal");
+        assert_eq!(unbalanced.len(), 215);
+        for opening in &unbalanced {
+            let (_, ballot) = opening.moves.split_last().expect("at least one move");
+            assert!(
+                ballots.iter().any(|known| known.moves == ballot),
+                "{}: not a ballot plus one move",
+                opening.label
+            );
+        }
+        let mut lines: Vec<Vec<_>> = unbalanced
+            .iter()
+            .map(|opening| opening.moves.iter().map(Move::sort_key).collect())
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        assert_eq!(
+            lines.len(),
+            unbalanced.len(),
+            "two openings have the same moves"
+        );
     }
 
     #[test]
