@@ -77,7 +77,7 @@ pub struct MatchArgs {
     pub concurrency: u32,
     /// `ballots` (the built-in Brazilian 3-move ballots, all legal in Russian too), `unbalanced`
     /// (215 of them plus one move that leaves one side 0.6-1.2 men ahead: fewer draws, so a
-    /// match between close engines decides in fewer games; Brazilian), `start`, or a ballot file;
+    /// match decides in fewer games, on a larger Elo scale; Brazilian), `start`, or a ballot file;
     /// read under the rules of --variant.
     #[arg(long, default_value = "ballots")]
     pub openings: String,

@@ -86,6 +86,7 @@
 //! | `probcut-margin=3`, 0.1 s, elo1 5 | round-3 default | 562 | 12-16-534 | -2.5 +/- 6.4 | H0: 5 stays |
 //! | `qs-sacrifices=1`, 0.1 s, elo1 5 | round-3 default | 3000 | 88-69-2843 | +2.2 +/- 2.8 | open: off |
 //! | `continuation-history=1`, 0.1 s, elo1 5 | round-3 default | 1091 | 27-28-1036 | -0.3 +/- 4.6 | H0: off |
+//! | `counter-moves=1`, 0.1 s, elo1 5 | round-3 default | 829 | 27-23-779 | +1.7 +/- 5.8 | stopped: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -168,6 +169,17 @@
 //! fared as a reply to an opponent move ending on the same square) changes the tree (the start
 //! position to depth 18 in 1,410,805 nodes instead of 1,482,031) but not the play: H0 after 1,091
 //! games (seed 406), as the counter move before it.
+//!
+//! Session 15 stopped the counter move's run at 0.1 s (seed 405) after 829 games, level (+1.7
+//! +/- 5.8), to try openings that decide faster: `--openings unbalanced` (a ballot and one more
+//! move after which one side is 0.6 to 1.2 men ahead; README, Engine matches). ProbCut off
+//! against on, 400 games at 0.1 s from each set (seed 410): +11.3 +/- 9.0 from the ballots,
+//! +36.6 +/- 14.9 from the unbalanced set, whose Elo reads larger and whose error shrinks
+//! faster (0.26 times the games for the same confidence). ProbCut stays on. Quiescence
+//! sacrifices from that set at elo1 5 (seed 408, `scripts/search-sprt --openings unbalanced`):
+//! -2.7 +/- 11.8 after 530 games, stopped for the measurements above; the run resumes from its
+//! PDN. On this set's scale elo1 5 asks for less than 5 ballot Elo, so later runs should ask
+//! for about 10.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
