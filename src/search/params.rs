@@ -87,6 +87,8 @@
 //! | `qs-sacrifices=1`, 0.1 s, elo1 5 | round-3 default | 3000 | 88-69-2843 | +2.2 +/- 2.8 | open: off |
 //! | `continuation-history=1`, 0.1 s, elo1 5 | round-3 default | 1091 | 27-28-1036 | -0.3 +/- 4.6 | H0: off |
 //! | `counter-moves=1`, 0.1 s, elo1 5 | round-3 default | 829 | 27-23-779 | +1.7 +/- 5.8 | stopped: off |
+//! | `qs-sacrifices=1`, 0.1 s, unbalanced, elo1 5 | round-3 default | 530 | 91-95-344 | -2.7 +/- 11.8 | stopped: off |
+//! | `qs-sacrifices=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 668 | 122-105-441 | +8.8 +/- 10.8 | open: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -177,9 +179,10 @@
 //! +36.6 +/- 14.9 from the unbalanced set, whose Elo reads larger and whose error shrinks
 //! faster (0.26 times the games for the same confidence). ProbCut stays on. Quiescence
 //! sacrifices from that set at elo1 5 (seed 408, `scripts/search-sprt --openings unbalanced`):
-//! -2.7 +/- 11.8 after 530 games, stopped for the measurements above; the run resumes from its
-//! PDN. On this set's scale elo1 5 asks for less than 5 ballot Elo, so later runs should ask
-//! for about 10.
+//! -2.7 +/- 11.8 after 530 games, stopped for the measurements above. On this set's scale elo1
+//! 5 asks for less than 5 ballot Elo, so the switch was asked again for 10 (seed 411): +8.8
+//! +/- 10.8 (pairs) after 668 games, 122-105-441, LLR 1.27 of 2.94, stopped at the end of the
+//! session; its PDN resumes it. Off until it passes.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
