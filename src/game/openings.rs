@@ -184,6 +184,17 @@ pub fn load_in(variant: Variant, spec: &str) -> Result<Vec<Opening>, String> {
 mod tests {
     use super::*;
 
+    /// How many different move lists `openings` hold.
+    fn distinct_move_lines(openings: &[Opening]) -> usize {
+        let mut lines: Vec<Vec<_>> = openings
+            .iter()
+            .map(|opening| opening.moves.iter().map(Move::sort_key).collect())
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines.len()
+    }
+
     #[test]
     fn reads_moves_positions_and_comments() {
         let text = "# a comment line\n\n21-17 9-13 # I-2\nW:W21-32:B1-12\n22-18 11-15 18x11\n";
@@ -219,11 +230,8 @@ mod tests {
         // The table itself has two transpositions (I-13 = XVII-8 and XXI-5 = XXI-11): different
         // move orders to one position. Everything else is distinct.
         assert_eq!(keys.len(), openings.len() - 2);
-        let mut lines: Vec<&Vec<Move>> = openings.iter().map(|opening| &opening.moves).collect();
-        lines.sort_by_key(|moves| moves.iter().map(Move::sort_key).collect::<Vec<_>>());
-        lines.dedup();
         assert_eq!(
-            lines.len(),
+            distinct_move_lines(&openings),
             openings.len(),
             "two ballots have the same moves"
         );
@@ -244,14 +252,8 @@ mod tests {
                 opening.label
             );
         }
-        let mut lines: Vec<Vec<_>> = unbalanced
-            .iter()
-            .map(|opening| opening.moves.iter().map(Move::sort_key).collect())
-            .collect();
-        lines.sort_unstable();
-        lines.dedup();
         assert_eq!(
-            lines.len(),
+            distinct_move_lines(&unbalanced),
             unbalanced.len(),
             "two openings have the same moves"
         );
