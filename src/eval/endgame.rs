@@ -9,6 +9,12 @@
 //!   diagonal the stronger side must still know how: take the long diagonal itself and corner the
 //!   lone king within the 15 moves the rules allow. [`Verdict::KingHunt`] scores exactly that.
 //!
+//! * A king makes an advantage hard to convert (a rule of thumb of Scan's): against a side with a
+//!   king, the side ahead by the evaluation keeps an eighth of its lead with three pieces or
+//!   fewer, and half of it when both sides have as many kings and their men differ by at most one
+//!   ([`Verdict::Damped`]). Such endings are often drawn: valued whole, a lead there draws the
+//!   search into trading down to them.
+//!
 //! Three kings against one is the ending that matters most and the hardest to play by rules of
 //! thumb (the win can take 20 plies of precise manoeuvring), so it is known exactly: its two
 //! endgame tables (about 300 KB, made by `onca egtb generate`, in `data/egtb/`) are compiled in,
@@ -29,8 +35,12 @@ use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::position::{Color, Position};
 use std::sync::LazyLock;
 
-/// Score divisor for endings the stronger side cannot win.
+/// Score divisor for endings the stronger side cannot win, and for the lead of three pieces or
+/// fewer against a king.
 pub const DRAWISH_DIVISOR: i32 = 8;
+/// Score divisor for the side ahead when the kings are level (at least one each) and the men
+/// differ by at most one.
+pub const LEVEL_KINGS_DIVISOR: i32 = 2;
 /// Bonus (score units) for the hunting side once a lone king is off the long diagonal.
 pub const HUNT_BONUS: i32 = 300;
 /// Bonus for each of the hunter's kings on the long diagonal (it keeps the lone king off it).
@@ -61,6 +71,14 @@ pub enum Verdict {
         /// Plies to the capture of the lone king by the three-kings tables, when they know the
         /// position (`None`: a larger hunt, scored by rules of thumb).
         plies: Option<u32>,
+    },
+    /// The side ahead faces a king that makes its lead hard to convert: White's lead is divided
+    /// by `white`, Black's by `black` (1: kept whole; never both 1).
+    Damped {
+        /// Divisor of the evaluation when White is ahead.
+        white: i32,
+        /// Divisor of the evaluation when Black is ahead.
+        black: i32,
     },
 }
 
@@ -108,6 +126,10 @@ impl Material {
         }
     }
 
+    fn men(self) -> u32 {
+        self.pieces - self.kings
+    }
+
     fn is_lone_king(self) -> bool {
         self.pieces == 1 && self.kings == 1
     }
@@ -129,11 +151,39 @@ pub fn material(position: &Position, color: Color) -> u32 {
 pub fn classify(position: &Position) -> Verdict {
     let white = Material::of(position, Color::White);
     let black = Material::of(position, Color::Black);
-    if white.pieces > 3 && black.pieces > 3 || white.pieces == 0 || black.pieces == 0 {
+    if white.pieces == 0 || black.pieces == 0 {
         return Verdict::Normal;
     }
+    if white.pieces <= 3 || black.pieces <= 3 {
+        if let Some(verdict) = classify_few_pieces(position, white, black) {
+            return verdict;
+        }
+    }
+    match (lead_divisor(white, black), lead_divisor(black, white)) {
+        (1, 1) => Verdict::Normal,
+        (white, black) => Verdict::Damped { white, black },
+    }
+}
+
+/// What `ahead`'s lead is divided by against `behind` (see [`Verdict::Damped`]).
+#[inline]
+fn lead_divisor(ahead: Material, behind: Material) -> i32 {
+    if behind.kings == 0 {
+        1
+    } else if ahead.pieces <= 3 {
+        DRAWISH_DIVISOR
+    } else if ahead.kings == behind.kings && ahead.men().abs_diff(behind.men()) <= 1 {
+        LEVEL_KINGS_DIVISOR
+    } else {
+        1
+    }
+}
+
+/// The verdicts of the endings where a side has three pieces or fewer; `None` where the general
+/// rule of [`lead_divisor`] decides.
+fn classify_few_pieces(position: &Position, white: Material, black: Material) -> Option<Verdict> {
     if white.is_lone_king() && black.is_lone_king() {
-        return Verdict::Draw;
+        return Some(Verdict::Draw);
     }
     for (lone, hunter, hunter_color) in [(white, black, Color::Black), (black, white, Color::White)]
     {
@@ -141,7 +191,7 @@ pub fn classify(position: &Position) -> Verdict {
             continue;
         }
         if hunter.pieces <= 2 {
-            return Verdict::Drawish;
+            return Some(Verdict::Drawish);
         }
         if hunter.pieces == 3 && hunter.kings == 3 {
             if let Some(known) = THREE_KINGS.probe_distance(position) {
@@ -150,23 +200,23 @@ pub fn classify(position: &Position) -> Verdict {
                     Wdl::Loss => position.side_to_move() != hunter_color,
                     Wdl::Draw => false,
                 };
-                return match (hunter_wins, known.plies) {
+                return Some(match (hunter_wins, known.plies) {
                     (true, Some(plies)) => Verdict::KingHunt {
                         hunter: hunter_color,
                         plies: Some(plies),
                     },
                     _ => Verdict::Drawish,
-                };
+                });
             }
         }
         let lone_king = position.kings(hunter_color.opponent());
         if (lone_king & Bitboard::LONG_DIAGONAL).is_not_empty() {
-            return Verdict::Drawish;
+            return Some(Verdict::Drawish);
         }
-        return Verdict::KingHunt {
+        return Some(Verdict::KingHunt {
             hunter: hunter_color,
             plies: None,
-        };
+        });
     }
     let (stronger, weaker) = if white.value() > black.value() {
         (white, black)
@@ -174,9 +224,9 @@ pub fn classify(position: &Position) -> Verdict {
         (black, white)
     };
     if stronger.value() != weaker.value() && weaker.kings > 0 && stronger.pieces <= 2 {
-        return Verdict::Drawish;
+        return Some(Verdict::Drawish);
     }
-    Verdict::Normal
+    None
 }
 
 /// Applies `verdict` to `white_view`, the weighted evaluation from White's view.
@@ -186,6 +236,13 @@ pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
         Verdict::Normal => white_view,
         Verdict::Draw => 0,
         Verdict::Drawish => white_view / DRAWISH_DIVISOR,
+        Verdict::Damped { white, black } => {
+            if white_view > 0 {
+                white_view / white
+            } else {
+                white_view / black
+            }
+        }
         Verdict::KingHunt { hunter, plies } => {
             let bonus = match plies {
                 Some(plies) => HUNT_BONUS + HUNT_PER_PLY * (LONGEST_HUNT - plies as i32).max(0),
@@ -248,13 +305,38 @@ mod tests {
         assert_eq!(verdict("W:WK1,K2,K3,K9:BK14"), hunt(Color::White));
         // Two kings and a man against a king off the diagonal: the rules of thumb.
         assert_eq!(verdict("W:WK14:BK1,K2,9"), hunt(Color::Black));
-        // Men alone against a lone king: the weights decide.
-        assert_eq!(verdict("W:W21,22,23:BK1"), Verdict::Normal);
+        // Men alone against a lone king: the weights decide, and the king damps their lead.
+        assert_eq!(
+            verdict("W:W21,22,23:BK1"),
+            Verdict::Damped { white: 8, black: 1 }
+        );
         // Two kings against a king and a man: the stronger side has only two pieces.
         assert_eq!(verdict("W:WK1,K2:BK30,12"), Verdict::Drawish);
-        // Equal material and full boards are left alone.
-        assert_eq!(verdict("W:WK1,20:BK30,12"), Verdict::Normal);
+        // Full boards and boards without kings are left alone.
         assert_eq!(classify(&Position::start()), Verdict::Normal);
+        assert_eq!(verdict("W:W20,21,22,23:B5,6,7"), Verdict::Normal);
+    }
+
+    #[test]
+    fn a_king_damps_the_lead_of_the_side_ahead() {
+        let damped = |white, black| Verdict::Damped { white, black };
+        // A king and a man each: whoever is ahead has only two pieces against a king.
+        assert_eq!(verdict("W:WK1,20:BK30,12"), damped(8, 8));
+        // A king each, four men against three: either lead is halved.
+        assert_eq!(verdict("W:WK1,20,21,22,23:BK30,5,6,7"), damped(2, 2));
+        // Two men more, or a king more, keep any lead whole.
+        assert_eq!(verdict("W:WK1,20,21,22,23,24:BK30,5,6,7"), Verdict::Normal);
+        assert_eq!(verdict("W:WK1,K2,20,21,22:BK30,5,6,7"), Verdict::Normal);
+        // A lead against a side without a king is never damped.
+        assert_eq!(verdict("W:WK1,20,21,22:B5,6,7,8"), Verdict::Normal);
+        // Three pieces against a king and five men: only the three pieces' lead shrinks.
+        assert_eq!(verdict("W:WK1,20,21:BK30,5,6,7,8,9"), damped(8, 1));
+        let position = parse_position("W:WK1,20,21:BK30,5,6,7,8,9").expect("valid position");
+        let verdict = classify(&position);
+        assert_eq!(adjust(&position, verdict, 80), 10);
+        assert_eq!(adjust(&position, verdict, -80), -80);
+        let level = parse_position("W:WK1,20,21,22,23:BK30,5,6,7").expect("valid position");
+        assert_eq!(adjust(&level, classify(&level), -81), -40);
     }
 
     #[test]

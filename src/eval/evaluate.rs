@@ -334,8 +334,13 @@ pub fn evaluate_with(position: &Position, weights: &Weights) -> Score {
 pub struct LinearFeatures {
     /// The coefficient of each tunable term weight ([`Weights::tunable`] order).
     pub terms: [f32; TUNABLE],
-    /// The opening share of the blend (pieces / 24); the endgame share is `1 - opening_share`.
+    /// The coefficient of a pattern entry's opening weight: the opening share of the blend
+    /// (pieces / 24), divided like the whole evaluation by the endgame knowledge's divisor when it
+    /// is the same for both sides ([`Verdict::Damped`]).
     pub opening_share: f32,
+    /// The coefficient of a pattern entry's endgame weight: the rest of the blend, divided the
+    /// same way.
+    pub endgame_share: f32,
     /// White's and Black's pattern entries, pairwise (both sides read the same regions): White's
     /// entry counts `+1`, Black's `-1`, each with the phase shares. Only the first
     /// `pattern_count` pairs are valid.
@@ -353,27 +358,32 @@ impl LinearFeatures {
 
 /// The evaluation of `position` from White's view as a linear function of the weights:
 /// `eval ≈ sum(tunable[i] * terms[i])` plus, per region, White's pattern entry minus Black's,
-/// blended by phase (up to the integer truncation of the blend, at most one unit). `None` when
-/// the endgame knowledge scores the position instead of the weights.
+/// blended by phase (up to the integer truncations of the blend and of a damped lead, at most one
+/// unit). `None` when the endgame knowledge scores the position instead of the weights, or
+/// divides a lead by a divisor that depends on who is ahead (not a linear function).
 pub fn linear_features(position: &Position) -> Option<LinearFeatures> {
-    if endgame::classify(position) != Verdict::Normal {
-        return None;
-    }
+    let divisor = match endgame::classify(position) {
+        Verdict::Normal => 1,
+        Verdict::Damped { white, black } if white == black => white,
+        _ => return None,
+    };
     let white = feature_counts(position, Color::White);
     let black = feature_counts(position, Color::Black);
-    let pieces = phase(position) as f32;
     let full = PHASE_PIECES as f32;
+    let opening_share = phase(position) as f32 / full / divisor as f32;
+    let endgame_share = 1.0 / divisor as f32 - opening_share;
     let mut terms = [0.0; TUNABLE];
     for feature in 0..FEATURES {
         let difference = (white.terms[feature] - black.terms[feature]) as f32;
-        terms[feature] = difference * pieces / full;
-        terms[FEATURES + feature] = difference * (full - pieces) / full;
+        terms[feature] = difference * opening_share;
+        terms[FEATURES + feature] = difference * endgame_share;
     }
     debug_assert_eq!(white.pattern_count, black.pattern_count);
     let patterns = std::array::from_fn(|at| (white.patterns[at] as u32, black.patterns[at] as u32));
     Some(LinearFeatures {
         terms,
-        opening_share: pieces / full,
+        opening_share,
+        endgame_share,
         patterns,
         pattern_count: white.pattern_count,
     })
@@ -551,10 +561,10 @@ mod tests {
             .zip(weights.tunable())
             .map(|(f, w)| f * w as f32)
             .sum();
-        let share = features.opening_share;
         let entry = |flat: u32| {
             let [opening, endgame] = weights.patterns.get(flat as usize);
-            f32::from(opening) * share + f32::from(endgame) * (1.0 - share)
+            f32::from(opening) * features.opening_share
+                + f32::from(endgame) * features.endgame_share
         };
         let patterns: f32 = features
             .pattern_pairs()

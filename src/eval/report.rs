@@ -44,6 +44,9 @@ pub fn write_report(
         } => {
             format!("{} hunts the lone king", color_name(hunter))
         }
+        Verdict::Damped { white, black } => {
+            format!("a king damps the lead: white's divided by {white}, black's by {black}")
+        }
     };
     writeln!(out, "endgame knowledge    {verdict}")?;
     let total = f64::from(evaluate_with(position, weights).0) / 100.0;

@@ -92,16 +92,16 @@ pub fn features_with(position: &Position, tables: &Tables) -> Option<Vec<(u32, f
         .filter(|(_, value)| **value != 0.0)
         .map(|(index, &value)| (index as u32, value))
         .collect();
-    let opening = features.opening_share;
+    let (opening, endgame) = (features.opening_share, features.endgame_share);
     let base = TUNABLE as u32;
     for &(white, black) in features.pattern_pairs() {
         if white == black || !tables.uses(white as usize) {
             continue; // the two entries cancel, or the table is not fitted
         }
         entries.push((base + 2 * white, opening));
-        entries.push((base + 2 * white + 1, 1.0 - opening));
+        entries.push((base + 2 * white + 1, endgame));
         entries.push((base + 2 * black, -opening));
-        entries.push((base + 2 * black + 1, opening - 1.0));
+        entries.push((base + 2 * black + 1, -endgame));
     }
     Some(entries)
 }
