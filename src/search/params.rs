@@ -90,7 +90,7 @@
 //! | `qs-sacrifices=1`, 0.1 s, unbalanced, elo1 5 | round-3 default | 530 | 91-95-344 | -2.7 +/- 11.8 | stopped: off |
 //! | `qs-sacrifices=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 668 | 122-105-441 | +8.8 +/- 10.8 | open: off |
 //! | `lmr-history=4000`, 0.1 s, unbalanced, elo1 10 | round-3 default | 280 | 47-48-185 | -1.2 +/- 15.6 | stopped, level: off |
-//! | `qs-sacrifices=1+lmr-keep-forcing=1`, 0.1 s, unbalanced, elo1 10 | + damped lead | 952 | 179-167-606 | +4.4 +/- 9.8 | open (LLR -0.25), stopped: off |
+//! | `qs-sacrifices=1+lmr-keep-forcing=1`, 0.1 s, unbalanced, elo1 10 | + damped lead | 954 | 179-167-608 | +4.4 +/- 9.7 | open (LLR -0.26), stopped: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -198,7 +198,7 @@
 //! every game with one side behind, where holding on is half of the score; against round 2 the
 //! new engine is mostly the side ahead. The two switches that had led alone at 0.1 s without
 //! passing, quiescence sacrifices and `lmr-keep-forcing`, were then judged together on the new
-//! default (seed 416): +4.4 +/- 9.8 (pairs) after 952 games, 179-167-606, LLR -0.25, stopped
+//! default (seed 416): +4.4 +/- 9.7 (pairs) after 954 games, 179-167-608, LLR -0.26, stopped
 //! at the end of the session; off.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
