@@ -331,10 +331,9 @@ mod tests {
         assert_eq!(verdict("W:WK1,20,21,22:B5,6,7,8"), Verdict::Normal);
         // Three pieces against a king and five men: only the three pieces' lead shrinks.
         assert_eq!(verdict("W:WK1,20,21:BK30,5,6,7,8,9"), damped(8, 1));
-        let position = parse_position("W:WK1,20,21:BK30,5,6,7,8,9").expect("valid position");
-        let verdict = classify(&position);
-        assert_eq!(adjust(&position, verdict, 80), 10);
-        assert_eq!(adjust(&position, verdict, -80), -80);
+        let few = parse_position("W:WK1,20,21:BK30,5,6,7,8,9").expect("valid position");
+        assert_eq!(adjust(&few, classify(&few), 80), 10);
+        assert_eq!(adjust(&few, classify(&few), -80), -80);
         let level = parse_position("W:WK1,20,21,22,23:BK30,5,6,7").expect("valid position");
         assert_eq!(adjust(&level, classify(&level), -81), -40);
     }
