@@ -14,6 +14,7 @@ use onca_tuning::rng::Rng;
 use onca_tuning::samples::Samples;
 use onca_tuning::tune::{descend, error, fit_k, parse_data, Settings};
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
 const SIZE: usize = 24;
 
@@ -149,7 +150,7 @@ fn a_checkpoint_resumes_the_descent() {
         weights,
     };
     let dir = scratch("checkpoint");
-    let path = dir.join("w.txt.checkpoint");
+    let path = dir.path().join("w.txt.checkpoint");
     checkpoint.save(&path).expect("save");
     let loaded = Checkpoint::load(&path).expect("load");
     assert_eq!(loaded, checkpoint);
@@ -169,12 +170,12 @@ fn a_checkpoint_resumes_the_descent() {
     assert!(Checkpoint::parse_text("step 3\nk 0.1\nman 1\n").is_err());
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("onca-tune-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+/// A fresh scratch directory for one test, removed when the test ends.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("onca-tune-test-{name}-"))
+        .tempdir()
+        .expect("scratch directory")
 }
 
 fn sorted_lines(path: &Path) -> Vec<String> {
@@ -200,7 +201,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
         variant: Variant::Brazilian,
         force: false,
     };
-    let whole = dir.join("whole.txt");
+    let whole = dir.path().join("whole.txt");
     let summary = datagen(&whole, &full).expect("uninterrupted run");
     assert_eq!(summary.games, 6);
     assert!(summary.positions > 0);
@@ -211,7 +212,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
     let text = std::fs::read_to_string(&whole).expect("data file");
     assert!(text.starts_with("# onca-tune datagen v3 seed=3 nodes=150 variant=brazilian\n"));
     // A file from before the variants names none: it is Brazilian, and resumes as such.
-    let unnamed = dir.join("unnamed.txt");
+    let unnamed = dir.path().join("unnamed.txt");
     std::fs::write(&unnamed, text.replace(" variant=brazilian", "")).expect("copy");
     let plan = datagen::prepare(&unnamed, &full).expect("resumes a header without a variant");
     assert_eq!((plan.finished, plan.remaining.len()), (6, 0));
@@ -239,7 +240,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
         "no lopsided position scored clearly for its leader"
     );
 
-    let pieces = dir.join("pieces.txt");
+    let pieces = dir.path().join("pieces.txt");
     let first = datagen(&pieces, &Config { games: 2, ..full }).expect("first part");
     assert_eq!(first.games, 2);
     // An interrupted write: half a line at the end is dropped on resume.
@@ -280,7 +281,7 @@ fn datagen_resumes_to_the_same_lines_as_an_uninterrupted_run() {
     );
 
     // A file from before the header is refused.
-    let old = dir.join("old.txt");
+    let old = dir.path().join("old.txt");
     std::fs::write(&old, "W:W21:B1;0.5\n").expect("old file");
     assert!(datagen::prepare(&old, &full).is_err());
 }
@@ -449,12 +450,12 @@ fn shards_played_apart_and_merged_equal_one_run() {
         variant: Variant::Brazilian,
         force: false,
     };
-    let whole = dir.join("whole.txt");
+    let whole = dir.path().join("whole.txt");
     datagen(&whole, &full).expect("one run");
     let mut parts = Vec::new();
     for index in 0..3 {
         let shard = Shard { index, count: 3 };
-        let path = dir.join(format!("part{index}.txt"));
+        let path = dir.path().join(format!("part{index}.txt"));
         let summary = datagen(&path, &Config { shard, ..full }).expect("shard");
         assert_eq!(summary.games, [3, 2, 2][index as usize]);
         parts.push(path);
@@ -463,11 +464,11 @@ fn shards_played_apart_and_merged_equal_one_run() {
     let mut text = std::fs::read_to_string(&parts[2]).expect("shard file");
     text.push_str("W:W21,22:B1;0.5\nW:W2");
     std::fs::write(&parts[2], text).expect("shard file");
-    let copy = dir.join("copy.txt");
+    let copy = dir.path().join("copy.txt");
     std::fs::copy(&parts[1], &copy).expect("copy");
     let mut inputs: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
     inputs.push(&copy);
-    let merged = dir.join("merged.txt");
+    let merged = dir.path().join("merged.txt");
     let summary = datagen::merge(&inputs, &merged).expect("merge");
     assert_eq!(summary.games, 7);
     assert_eq!(summary.duplicates, 2);
@@ -479,7 +480,7 @@ fn shards_played_apart_and_merged_equal_one_run() {
         .remaining
         .is_empty());
     // Shards of another run are refused.
-    let other = dir.join("other.txt");
+    let other = dir.path().join("other.txt");
     datagen(
         &other,
         &Config {
@@ -489,7 +490,8 @@ fn shards_played_apart_and_merged_equal_one_run() {
         },
     )
     .expect("other run");
-    let refused = datagen::merge(&[&parts[0], &other], &dir.join("bad.txt")).expect_err("mixed");
+    let refused =
+        datagen::merge(&[&parts[0], &other], &dir.path().join("bad.txt")).expect_err("mixed");
     assert!(refused.to_string().contains("differs"), "{refused}");
     assert!(Shard::parse("3/3").is_err() && Shard::parse("x").is_err());
     assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
@@ -523,13 +525,13 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     let white_up = "W:W21,22,25,26,27,28:B1,2,3,4,5";
     let black_up = "W:W25,26,27,28:B1,2,3,4,5";
     let even = "B:W25,26,27,28:B1,2,3,4";
-    let input = dir.join("data.txt");
+    let input = dir.path().join("data.txt");
     std::fs::write(
         &input,
         format!("# onca-tune datagen v3 seed=1 nodes=10\n{white_up};1.0;-999\n{black_up};0.0\n# game 0\n{even};0.5\n# game 1\n"),
     )
     .expect("data file");
-    let whole = dir.join("whole.txt");
+    let whole = dir.path().join("whole.txt");
     let summary = rescore(&input, &whole, 3, None, &|_| {}).expect("scores");
     assert_eq!((summary.resumed, summary.scored), (0, 3));
     let text = std::fs::read_to_string(&whole).expect("scored file");
@@ -557,12 +559,19 @@ fn search_scores_are_appended_resumed_and_blended_into_the_labels() {
     assert!(score_of(lines[2]) < -50, "{}", lines[2]);
     // The first line's datagen score (-999) was replaced, not kept beside the new one.
     assert_eq!(lines[1].matches(';').count(), 2, "{}", lines[1]);
-    let crowded = dir.join("crowded.txt");
+    let crowded = dir.path().join("crowded.txt");
     std::fs::write(&crowded, format!("{white_up};1.0;5;6\n")).expect("data file");
-    assert!(rescore(&crowded, &dir.join("crowded-out.txt"), 3, None, &|_| {}).is_err());
+    assert!(rescore(
+        &crowded,
+        &dir.path().join("crowded-out.txt"),
+        3,
+        None,
+        &|_| {}
+    )
+    .is_err());
 
     // A run cut off mid-line resumes to the same file.
-    let cut = dir.join("cut.txt");
+    let cut = dir.path().join("cut.txt");
     std::fs::write(
         &cut,
         format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]),
@@ -656,7 +665,7 @@ fn russian_data_is_played_by_russian_rules_and_fits_russian_weights() {
         variant: Variant::Russian,
         force: false,
     };
-    let path = dir.join("russian.txt");
+    let path = dir.path().join("russian.txt");
     datagen(&path, &russian).expect("Russian run");
     let text = std::fs::read_to_string(&path).expect("data file");
     assert_eq!(
@@ -691,7 +700,7 @@ fn russian_data_is_played_by_russian_rules_and_fits_russian_weights() {
 #[test]
 fn tune_writes_weights_named_by_the_data_variant() {
     let dir = scratch("tune-russian");
-    let data = dir.join("russian.txt");
+    let data = dir.path().join("russian.txt");
     datagen(
         &data,
         &Config {
@@ -704,7 +713,7 @@ fn tune_writes_weights_named_by_the_data_variant() {
         },
     )
     .expect("Russian run");
-    let out = dir.join("weights.txt");
+    let out = dir.path().join("weights.txt");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_onca-tune"))
         .args(["tune", "--iterations", "2", "--data"])
         .arg(&data)
@@ -732,13 +741,13 @@ fn russian_data_is_scored_by_russian_rules() {
     assert_eq!(russian, SCORE_CLAMP);
     assert!(brazilian < SCORE_CLAMP, "{brazilian}");
 
-    let input = dir.join("russian.txt");
+    let input = dir.path().join("russian.txt");
     std::fs::write(
         &input,
         format!("# onca-tune datagen v3 seed=1 nodes=10 variant=russian\n{crowning};1.0\n"),
     )
     .expect("data file");
-    let out = dir.join("scored.txt");
+    let out = dir.path().join("scored.txt");
     rescore(&input, &out, 1, None, &|_| {}).expect("scores");
     let text = std::fs::read_to_string(&out).expect("scored file");
     assert!(
@@ -750,14 +759,14 @@ fn russian_data_is_scored_by_russian_rules() {
         std::sync::Arc::new(onca::eval::weights::Weights::builtin_for(Variant::Brazilian).clone());
     let why = rescore(
         &input,
-        &dir.join("other.txt"),
+        &dir.path().join("other.txt"),
         1,
         Some(brazilian_weights),
         &|_| {},
     )
     .expect_err("Brazilian weights on Russian data");
     assert!(why.to_string().contains("for brazilian draughts"), "{why}");
-    let mixed = dir.join("mixed.txt");
+    let mixed = dir.path().join("mixed.txt");
     std::fs::write(
         &mixed,
         format!(
@@ -766,5 +775,5 @@ fn russian_data_is_scored_by_russian_rules() {
         ),
     )
     .expect("mixed file");
-    assert!(rescore(&mixed, &dir.join("mixed-out.txt"), 1, None, &|_| {}).is_err());
+    assert!(rescore(&mixed, &dir.path().join("mixed-out.txt"), 1, None, &|_| {}).is_err());
 }
