@@ -201,6 +201,12 @@
 //! default (seed 416): +4.4 +/- 9.7 (pairs) after 954 games, 179-167-608, LLR -0.26, stopped
 //! at the end of the session; off.
 //!
+//! Session 17 refitted the evaluation on the damped default's own games at 50,000 nodes
+//! (tuning/README.md, Pattern weights): H1 at elo1 10 from the unbalanced set after 785 games
+//! (seed 417), +14.2 +/- 10.6 (pairs). The 1,000-game proof with it: 226-21-753, +72.2 +/- 10.2
+//! (pairs 0, 14, 287, 179, 20): like the damped lead, a self-play gain that does not show
+//! against round 2 (+71.9 and +75.2 for the two builds before).
+//!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
 //! of 4 game pairs (1,280 games, `--param NAME=START,MIN,MAX,C_END,0.03`, c_end 2, 5, 8 and 5),
