@@ -164,7 +164,9 @@ fn eval_prints_every_term_and_a_zero_total_when_symmetric() {
         assert_eq!(columns[1], columns[2], "the start is symmetric: {line}");
     }
     assert!(text.contains("endgame knowledge    none"), "{text}");
-    // Twelve men, each worth about one man.
+    // Twelve men, each worth about one man: the fits put a man at the start at 1.07 to 1.2 men
+    // (each refit a little more; the table's opening half is only anchored by the data), so the
+    // check catches a wrong unit or sign, not the fit's drift.
     let men_line = text
         .lines()
         .find(|line| line.starts_with("man_square"))
@@ -174,7 +176,7 @@ fn eval_prints_every_term_and_a_zero_total_when_symmetric() {
         .nth(1)
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0);
-    assert!((11.0..14.0).contains(&men), "{men_line}");
+    assert!((11.0..15.0).contains(&men), "{men_line}");
     assert!(
         text.trim_end().ends_with("total (white to move) 0.00"),
         "{text}"

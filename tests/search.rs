@@ -580,5 +580,6 @@ fn quiescence_sacrifices_find_a_shot_that_standing_pat_misses() {
     assert!(with.score > Score(-50), "{:?}", with.score);
     let without = at_depth_one(false);
     assert_ne!(without.best, with.best);
-    assert!(without.score < Score(-90), "{:?}", without.score);
+    // Without them it stands on a man down (worth 0.87 to 1 man, by the weights).
+    assert!(without.score < Score(-70), "{:?}", without.score);
 }

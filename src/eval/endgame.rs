@@ -18,7 +18,7 @@
 //! Three kings against one is the ending that matters most and the hardest to play by rules of
 //! thumb (the win can take 20 plies of precise manoeuvring), so it is known exactly: its two
 //! endgame tables (about 300 KB, made by `onca egtb generate`, in `data/egtb/`) are compiled in,
-//! and the hunt is scored by the tables' distance to the capture. Larger hunts use the long
+//! and the hunt is scored by the tables' distance to the capture alone. Larger hunts use the long
 //! diagonal and the hunted king's safe squares.
 //!
 //! All of this holds in Russian draughts too, the tables included: with kings only, the variants
@@ -45,6 +45,9 @@ pub const LEVEL_KINGS_DIVISOR: i32 = 2;
 pub const HUNT_BONUS: i32 = 300;
 /// Bonus for each of the hunter's kings on the long diagonal (it keeps the lone king off it).
 pub const HUNT_LONG_DIAGONAL: i32 = 40;
+/// Score (for the hunter) of a three-kings hunt the tables call won, before [`HUNT_PER_PLY`]:
+/// about what the weights give three kings against one, plus [`HUNT_BONUS`].
+pub const HUNT_KNOWN_WIN: i32 = 1000;
 /// Bonus per ply a known three-kings win is shorter than [`LONGEST_HUNT`].
 pub const HUNT_PER_PLY: i32 = 10;
 /// Longer than any three-kings win (plies to the capture).
@@ -244,13 +247,21 @@ pub fn adjust(position: &Position, verdict: Verdict, white_view: i32) -> i32 {
             }
         }
         Verdict::KingHunt { hunter, plies } => {
-            let bonus = match plies {
-                Some(plies) => HUNT_BONUS + HUNT_PER_PLY * (LONGEST_HUNT - plies as i32).max(0),
-                None => hunt_bonus(position, hunter),
+            // A hunt the tables know is scored by its distance alone: the weights' views of the
+            // kings' squares would otherwise outweigh a ply of progress and stall the hunt.
+            let hunter_view = match plies {
+                Some(plies) => HUNT_KNOWN_WIN + HUNT_PER_PLY * (LONGEST_HUNT - plies as i32).max(0),
+                None => {
+                    let weighted = match hunter {
+                        Color::White => white_view,
+                        Color::Black => -white_view,
+                    };
+                    weighted + hunt_bonus(position, hunter)
+                }
             };
             match hunter {
-                Color::White => white_view + bonus,
-                Color::Black => white_view - bonus,
+                Color::White => hunter_view,
+                Color::Black => -hunter_view,
             }
         }
     }
