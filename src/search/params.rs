@@ -91,6 +91,8 @@
 //! | `qs-sacrifices=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 668 | 122-105-441 | +8.8 +/- 10.8 | open: off |
 //! | `lmr-history=4000`, 0.1 s, unbalanced, elo1 10 | round-3 default | 280 | 47-48-185 | -1.2 +/- 15.6 | stopped, level: off |
 //! | `qs-sacrifices=1+lmr-keep-forcing=1`, 0.1 s, unbalanced, elo1 10 | + damped lead | 954 | 179-167-608 | +4.4 +/- 9.7 | open (LLR -0.26), stopped: off |
+//! | `correction-history=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 360 | 57-68-235 | -10.6 +/- 14.0 | H0: off |
+//! | `lmr-improving=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 524 | 81-92-351 | -7.3 +/- 12.2 | H0: off |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -207,6 +209,19 @@
 //! (pairs 0, 14, 287, 179, 20): like the damped lead, a self-play gain that does not show
 //! against round 2 (+71.9 and +75.2 for the two builds before).
 //!
+//! Session 20 tried two Stockfish-family uses of a static evaluation at the inner nodes, each a
+//! new switch judged from the unbalanced set at 0.1 s (`scripts/search-sprt --binary B --limit
+//! "--movetime 0.1 --time-margin 0.5" --sprt elo0=0,elo1=10 --openings unbalanced --seed S
+//! NAME=1`). Correction history (`correction-history`, [`crate::search::correction`]: after a
+//! quiet node's search, the gap between its score and its static evaluation is learned per side
+//! to move and per colour's men, and quiescence's stand pat adds the mean of the two entries;
+//! seed 421): H0 after 360 games, -10.6 +/- 14.0 (pairs 0, 33, 125, 22, 0). One more ply of
+//! reduction for the late quiet moves of a non-PV node whose static evaluation is no better than
+//! two plies before (`lmr-improving`, seed 422): H0 after 524 games, -7.3 +/- 12.2 (pairs 0, 50,
+//! 173, 39, 0). Both evaluate inner nodes the search otherwise leaves unevaluated, a cost in
+//! speed, and neither has much to pay it back with: the search has no pruning that stands on a
+//! static evaluation (reverse futility pruning lost above), and ProbCut stands on a search.
+//!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
 //! of 4 game pairs (1,280 games, `--param NAME=START,MIN,MAX,C_END,0.03`, c_end 2, 5, 8 and 5),
@@ -283,6 +298,12 @@ pub struct SearchParams {
     /// Moves after which the opponent must capture (sacrifices and exchanges, the tactics of
     /// draughts) are never reduced.
     pub lmr_keep_forcing: bool,
+    /// At non-PV nodes, reduce late quiet moves one ply more when the static evaluation is not
+    /// better than two plies before (the side to move is not improving).
+    pub lmr_improving: bool,
+    /// Correct quiescence's static evaluation by what the search found it off by, per men
+    /// structure (see [`crate::search::correction`]).
+    pub correction_history: bool,
     /// Positions of this many pieces or fewer are searched without late move reductions (0:
     /// reductions everywhere).
     pub lmr_min_pieces: u32,
@@ -390,6 +411,8 @@ impl Default for SearchParams {
             lmr_pv_discount: 1,
             lmr_keep_promotions: false,
             lmr_keep_forcing: false,
+            lmr_improving: false,
+            correction_history: false,
             lmr_min_pieces: 0,
             late_move_pruning: false,
             lmp_base: 3,
@@ -498,6 +521,8 @@ pub const TUNABLES: &[Tunable] = &[
     constant!("lmr-pv-discount", lmr_pv_discount, i32, 0, 2),
     switch!("lmr-keep-promotions", lmr_keep_promotions),
     switch!("lmr-keep-forcing", lmr_keep_forcing),
+    switch!("lmr-improving", lmr_improving),
+    switch!("correction-history", correction_history),
     constant!("lmr-min-pieces", lmr_min_pieces, u32, 0, 24),
     constant!("qs-threat-plies", quiescence_threat_plies, u32, 0, 4),
     switch!("qs-sacrifices", quiescence_sacrifices),

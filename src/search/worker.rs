@@ -25,6 +25,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::Rules;
 use crate::search::control::{Report, SearchControl, SearchSettings};
+use crate::search::correction::{corrected, Corrections};
 use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
@@ -176,6 +177,7 @@ pub(crate) struct Worker<'s, 'a, R: Rules> {
     pv: &'s mut PvTable,
     pv_len: [usize; MAX_PLY],
     evals: &'s mut EvalCache,
+    corrections: &'s mut Corrections,
     /// Keys from the oldest repeatable game position to the current node, each with the number of
     /// reversible plies that led to it.
     path: Vec<(u64, u32)>,
@@ -190,6 +192,9 @@ pub(crate) struct Worker<'s, 'a, R: Rules> {
     /// The move played at each ply of the current line (`played[ply]` leads from ply to ply + 1),
     /// for counter moves.
     played: [Option<Move>; MAX_PLY],
+    /// The static evaluation of the node at each ply of the current line (`None`: not
+    /// evaluated, a capture node or the root), for `lmr_improving`.
+    static_evals: [Option<Score>; MAX_PLY],
     /// The main thread's way of starting the helper threads once the search has run for
     /// [`HELPER_DELAY`] (taken when called).
     start_helpers: Option<&'s mut dyn FnMut()>,
@@ -233,12 +238,14 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             pv: &mut memory.pv,
             pv_len: [0; MAX_PLY],
             evals: &mut memory.evals,
+            corrections: &mut memory.corrections,
             path,
             root_moves,
             completed: None,
             partial_best: None,
             in_probcut: false,
             played: [None; MAX_PLY],
+            static_evals: [None; MAX_PLY],
             start_helpers: None,
             rules: PhantomData,
         }
@@ -779,6 +786,13 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             }
         }
         let capture_node = moves[0].is_capture();
+        // Only nodes that reduce (depth 3 or more) ask whether they improve, and their
+        // grandparents are as deep.
+        let node_eval = (!capture_node
+            && ((self.params.lmr_improving && depth >= 3) || self.params.correction_history))
+            .then(|| self.raw_eval(position));
+        // Recorded at PV nodes too: their children compare with it.
+        let improving = !self.params.lmr_improving || self.is_improving(node_eval, ply) || pv_node;
         // With `order_safe_first`, the moves ordered by history are checked for letting the
         // opponent capture when the move loop reaches them: most nodes cut off after a move or
         // two, so most moves are never checked.
@@ -862,7 +876,8 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
                         base - self.params.lmr_pv_discount
                     } else {
                         base
-                    } + adjustment;
+                    } + adjustment
+                        + i32::from(!improving);
                     reduction.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -931,6 +946,17 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         } else {
             Bound::Upper
         };
+        if let Some(raw) = node_eval.filter(|_| self.corrects(position)) {
+            let corrected = corrected(raw, self.corrections.of(position));
+            let informative = match bound {
+                Bound::Lower => best > corrected,
+                Bound::Upper => best < corrected,
+                Bound::Exact => true,
+            };
+            if informative && best.0.abs() < Score::MAX_HEURISTIC {
+                self.corrections.learn(position, best.0 - raw.0, depth);
+            }
+        }
         let packed = best_move.map_or(PackedMove::NONE, |mv| PackedMove::pack(&mv));
         self.shared
             .table
@@ -964,8 +990,41 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         (stand_pat.0 - margin >= beta.0).then(|| Score(stand_pat.0 - margin))
     }
 
-    /// The static evaluation of `position`, through this thread's evaluation cache.
+    /// Records the static evaluation of the node at `ply` (none at a capture node) and says
+    /// whether it is better than the last one recorded for the same side, two or four plies
+    /// before; `true` when there is nothing to compare.
+    fn is_improving(&mut self, eval: Option<Score>, ply: usize) -> bool {
+        self.static_evals[ply] = eval;
+        let Some(eval) = eval else {
+            return true;
+        };
+        let earlier = [2, 4]
+            .iter()
+            .filter(|&&back| ply >= back)
+            .find_map(|&back| self.static_evals[ply - back]);
+        earlier.is_none_or(|earlier| eval > earlier)
+    }
+
+    /// The static evaluation of `position`, through this thread's evaluation cache, with the
+    /// correction history's correction when it is on.
     fn static_eval(&mut self, position: &Position) -> Score {
+        let raw = self.raw_eval(position);
+        if self.corrects(position) {
+            corrected(raw, self.corrections.of(position))
+        } else {
+            raw
+        }
+    }
+
+    /// Whether the correction history applies to `position` (not in the endings the evaluation's
+    /// endgame knowledge scores).
+    fn corrects(&self, position: &Position) -> bool {
+        self.params.correction_history
+            && position.occupied().count() > self.params.exact_endgame_pieces
+    }
+
+    /// The static evaluation of `position`, through this thread's evaluation cache.
+    fn raw_eval(&mut self, position: &Position) -> Score {
         let eval = self.shared.eval;
         self.evals
             .get_or_insert(position.key(), || evaluate_with(position, eval))
