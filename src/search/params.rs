@@ -218,9 +218,9 @@
 //! seed 421): H0 after 360 games, -10.6 +/- 14.0 (pairs 0, 33, 125, 22, 0). One more ply of
 //! reduction for the late quiet moves of a non-PV node whose static evaluation is no better than
 //! two plies before (`lmr-improving`, seed 422): H0 after 524 games, -7.3 +/- 12.2 (pairs 0, 50,
-//! 173, 39, 0). Both evaluate inner nodes the search otherwise leaves unevaluated, a cost in
-//! speed, and neither has much to pay it back with: the search has no pruning that stands on a
-//! static evaluation (reverse futility pruning lost above), and ProbCut stands on a search.
+//! 173, 39, 0). Both evaluate inner nodes the search otherwise leaves unevaluated, and neither
+//! has much to pay that back with: the search has no pruning that stands on a static evaluation
+//! (reverse futility pruning lost above), and ProbCut stands on a search.
 //! The clock proof against the round-2 binary, run again on this default (`scripts/strength-proof
 //! ROUND2/onca DIR clock`, 10 s + 0.1 s): 48-3-349, +39.3 +/- 11.7, 0 losses on time, median
 //! clock left 6.75 s (lowest 0.47 s) against round 2's 7.19 s; most moves after ply 60 are
