@@ -946,6 +946,9 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         } else {
             Bound::Upper
         };
+        // Correction history: an exact score, or a bound beyond the corrected evaluation, says
+        // which way (and at least how far) the evaluation was off; a bound short of it says
+        // nothing.
         if let Some(raw) = node_eval.filter(|_| self.corrects(position)) {
             let corrected = corrected(raw, self.corrections.of(position));
             let informative = match bound {
