@@ -55,6 +55,12 @@ impl Corrections {
         (white + black) / (2 * GRAIN)
     }
 
+    /// `position`'s static evaluation `eval` with its correction added (kept a heuristic score).
+    #[inline(always)]
+    pub(crate) fn corrected(&self, position: &Position, eval: Score) -> Score {
+        Score::heuristic(eval.0 + self.of(position))
+    }
+
     /// Folds `error` (search score less static evaluation, side to move's view) of a search
     /// `depth` plies deep into `position`'s entries: deeper searches weigh more.
     pub(crate) fn learn(&mut self, position: &Position, error: i32, depth: i32) {
@@ -67,11 +73,6 @@ impl Corrections {
             *entry = ((old * (256 - weight) + target * weight) / 256) as i16;
         }
     }
-}
-
-/// A static evaluation with `correction` added, kept inside the heuristic range.
-pub(crate) fn corrected(eval: Score, correction: i32) -> Score {
-    Score((eval.0 + correction).clamp(-Score::MAX_HEURISTIC, Score::MAX_HEURISTIC))
 }
 
 #[cfg(test)]

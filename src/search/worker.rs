@@ -25,7 +25,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::Rules;
 use crate::search::control::{Report, SearchControl, SearchSettings};
-use crate::search::correction::{corrected, Corrections};
+use crate::search::correction::Corrections;
 use crate::search::eval_cache::EvalCache;
 use crate::search::iteration::{Completed, DeepestIteration, RootMove};
 use crate::search::limits::Limits;
@@ -950,7 +950,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
         // which way (and at least how far) the evaluation was off; a bound short of it says
         // nothing.
         if let Some(raw) = node_eval.filter(|_| self.corrects(position)) {
-            let corrected = corrected(raw, self.corrections.of(position));
+            let corrected = self.corrections.corrected(position, raw);
             let informative = match bound {
                 Bound::Lower => best > corrected,
                 Bound::Upper => best < corrected,
@@ -1013,7 +1013,7 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
     fn static_eval(&mut self, position: &Position) -> Score {
         let raw = self.raw_eval(position);
         if self.corrects(position) {
-            corrected(raw, self.corrections.of(position))
+            self.corrections.corrected(position, raw)
         } else {
             raw
         }
