@@ -93,6 +93,7 @@
 //! | `qs-sacrifices=1+lmr-keep-forcing=1`, 0.1 s, unbalanced, elo1 10 | + damped lead | 954 | 179-167-608 | +4.4 +/- 9.7 | open (LLR -0.26), stopped: off |
 //! | `correction-history=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 360 | 57-68-235 | -10.6 +/- 14.0 | H0: off |
 //! | `lmr-improving=1`, 0.1 s, unbalanced, elo1 10 | round-3 default | 524 | 81-92-351 | -7.3 +/- 12.2 | H0: off |
+//! | `qs-table=1` (`onca bench --depth 15`: 9% fewer nodes at 0.68 of the speed) | round-3 default | 0 | | | not played: removed |
 //!
 //! Internal iterative deepening, neutral before, now pays: singular extensions need a table move
 //! at PV nodes, and IID provides one. Late move pruning, which leaned positive at 20,000 nodes
@@ -227,6 +228,29 @@
 //! answered at once (median 1 ms: forced captures, and endings the rules or the tables have
 //! decided, searched to the depth limit in a few milliseconds), so the clock left at the end says
 //! little about the time the middle game got.
+//!
+//! Session 21 tried the transposition table in quiescence (a null-window quiescence node cuts off
+//! on a stored bound; a node whose position has no entry stores its result at depth 0; a switch
+//! `qs-table`, since removed). In paired `onca bench --depth 15` runs of one build, with and
+//! without it, it searched 9% fewer nodes (7,209,003 against 7,928,895) at 0.67 to 0.69 of the
+//! speed (4.1 to 4.3 M nodes/s against 6.2 to 6.3 M); limited to the nodes with the whole threat
+//! budget, 12% fewer nodes at 0.70 to 0.75 of the speed. At 6 M nodes a second a quiescence node
+//! takes about 160 ns, not much more than the random memory access of a table probe, so the table
+//! costs more time than the nodes it saves: no game was played. The same session looked at where
+//! the games against the round-2 binary are decided, with `onca analyze --pdn FILE --movetime 1
+//! --egtb builtin` on games of session 19's 1,000-game proof. Of the 769 draws, 31 had the new
+//! engine a man or more ahead (a king counting two and a half) for six plies in a row with 11
+//! pieces or more on the board (the games replayed with pydraughts 0.6.7 by a script not kept).
+//! Reviewed at 1 s a position, none holds a missed win or a thrown draw for either side: the new
+//! engine played the review's best move in 973 of its 1,346 moves (round 2 in 781 of 1,348) and
+//! gave away 0.027 men a move on average (round 2 0.030). The extra man was worth nothing to a 1 s
+//! search (it was given back, or held against compensation). The first three of the 19 losses each
+//! turned on one move of the new engine that the review calls a loss of 2.0, 3.9 and 2.0 men (e3-f4
+//! at ply 28, e1-f2 at ply 22, e7-d6 at ply 15). Searched again at 0.1 s, the last two positions
+//! get the same move again (depth 19 and 15), which the 1 s search, at depth 22 and 21, replaces
+//! (the first gets another move): the horizon, not a rule or evaluation bug. The games are decided
+//! by rare tactical misses at 0.1 s on both sides, not by wins let go in endings the engine thought
+//! it was winning.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
