@@ -1054,6 +1054,8 @@ impl<'s, 'a, R: Rules> Worker<'s, 'a, R> {
             || depth < params.probcut_depth
             || beta.0.abs() >= Score::MAX_HEURISTIC
             || position.occupied().count() <= params.exact_endgame_pieces
+            || (params.probcut_quiet_only
+                && can_capture(position, position.side_to_move().opponent()))
         {
             return None;
         }
