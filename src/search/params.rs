@@ -252,12 +252,12 @@
 //! such positions get the review's move, one the game's move again and one a third move: the
 //! horizon, not a rule or evaluation bug. The games are decided by rare tactical misses at 0.1 s on
 //! both sides, not by wins let go in endings the engine thought it was winning. ProbCut off found
-//! the review's move in all five of those positions, the default in three; sparing ProbCut the
-//! nodes where the opponent threatens a capture (the new `probcut-quiet`, `onca bench` 4,041,992
-//! nodes with it) found four, and from the unbalanced set at 0.1 s (`scripts/search-sprt --binary B
-//! --limit "--movetime 0.1 --time-margin 0.5" --sprt elo0=0,elo1=10 --openings unbalanced --seed
-//! 424 probcut-quiet=1`) it was H0 after 610 games, -3.4 +/- 10.4 (pairs 0, 47, 218, 41, 0), level:
-//! what it finds does not show in play.
+//! the review's move in all five of those positions; sparing ProbCut the nodes where the opponent
+//! threatens a capture (the new `probcut-quiet`, `onca bench` 4,041,992 nodes with it) found four,
+//! and from the unbalanced set at 0.1 s (`scripts/search-sprt --binary B --limit "--movetime 0.1
+//! --time-margin 0.5" --sprt elo0=0,elo1=10 --openings unbalanced --seed 424 probcut-quiet=1`) it
+//! was H0 after 610 games, -3.4 +/- 10.4 (pairs 0, 47, 218, 41, 0), level: what it finds does not
+//! show in play.
 //!
 //! The constants: a first SPSA run (`onca-tune spsa`, tuning/README.md) over `probcut-margin`,
 //! `probcut-percent`, `singular-margin` and `aspiration-window` at 60,000 nodes, 160 iterations
