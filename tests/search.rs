@@ -583,3 +583,29 @@ fn quiescence_sacrifices_find_a_shot_that_standing_pat_misses() {
     // Without them it stands on a man down (worth 0.87 to 1 man, by the weights).
     assert!(without.score < Score(-70), "{:?}", without.score);
 }
+
+/// `tests/data/proof_losses.txt` (read by `scripts/loss-suite`): every position is valid, its
+/// losing move and the review's best move are legal there and differ, and each loss is a man or
+/// more (the review's threshold for a blunder).
+#[test]
+fn the_proof_loss_positions_name_legal_moves() {
+    use onca::notation::pdn::read_move;
+    use onca::notation::squares::SquareNotation;
+    let lines: Vec<&str> = include_str!("data/proof_losses.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .collect();
+    assert!(lines.len() >= 15, "only {} positions", lines.len());
+    for line in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "five tab-separated fields: {line}");
+        let position = parse_position(fields[0]).expect("a valid position");
+        let losing = read_move(&position, fields[1], SquareNotation::HubNumbers)
+            .unwrap_or_else(|error| panic!("losing move {}: {error:?}", fields[1]));
+        let best = read_move(&position, fields[2], SquareNotation::HubNumbers)
+            .unwrap_or_else(|error| panic!("best move {}: {error:?}", fields[2]));
+        assert_ne!(losing, best, "{line}");
+        let men: f64 = fields[3].parse().expect("men lost is a number");
+        assert!(men >= 1.0, "{line}");
+    }
+}
