@@ -264,7 +264,7 @@
 //! Session 22 measured against the proofs' opponent instead. Contempt again (`contempt=20`, now
 //! with the built-in tables) in the 0.1 s proof's own match (`scripts/strength-proof`'s fast
 //! command plus `--option new:contempt=20`): 111-13-455 after 579 games, +59.4 +/- 12.6, where
-//! session 19's proof of the default stood at +67.1 at the same game; stopped, contempt stays 0.
+//! session 19's proof of the default stood at +67.4 at the same game; stopped, contempt stays 0.
 //! Of that proof's 514 draws by a lone king against two pieces, round 2 held the two pieces in
 //! 456: the new engine gives a man back for a safe draw more often than it lets one go. The
 //! losing moves of that proof, kept in tests/data/proof_losses.txt (17 positions after their
@@ -272,7 +272,9 @@
 //! (10 at twice the nodes), ProbCut off 14, singular extensions off 11, ProbCut's margin at 10 or
 //! 20 a ply 9 and 10, ProbCut from depth 5 10, and its search at 50, 55, 60 and 70% of the depth
 //! 10, 13, 14 and 15 (`onca bench --depth 15`: 7.9 M nodes at 40%, 11.4 M at 50%, 11.3 M at 55%,
-//! 14.6 M at 60%). The shallow probe hides the shots. At 55%, the proof's match (`--option
+//! 14.6 M at 60%). A weak search avoids many of them by playing other moves (the default at
+//! 1,000 nodes avoids 13), so only counts at one node count compare: at 600,000, the shallow
+//! probe is what hides the shots. At 55%, the proof's match (`--option
 //! new:search-probcut-percent=55`, the same 1,000 games): 242-13-745, **+81.0 +/- 10.2** (pairs
 //! 0, 7, 276, 198, 19) where the default had 212-19-769, +67.9 +/- 9.8; game pair by game pair on
 //! the same openings, +13.1 +/- 13.0. In self-play from the unbalanced set (`scripts/search-sprt
